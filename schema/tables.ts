@@ -1,0 +1,134 @@
+/**
+ * Every table of the service, in one place.
+ *
+ * users      one row per wallet; `wallet` is stored lower-case so lookups are case-insensitive.
+ * memories   the memory records. `tags` mirrors `metadata.tags` as a text[] so tag filters use
+ *            a GIN index; `search` is a generated tsvector for full-text search; `embedding`
+ *            is the 384-d vector of `content`. Soft-deleted rows keep `deleted_at`; expired
+ *            rows keep their `expires_at`: both are filtered out of every query.
+ * relations  typed, directed links between two memories of the same user.
+ * memory_history  one row per PATCH of a memory, holding the changed fields' new values.
+ */
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  vector,
+} from "drizzle-orm/pg-core";
+
+export const EMBEDDING_DIMENSIONS = 384;
+
+const tsvector = customType<{ data: string }>({
+  dataType: () => "tsvector",
+});
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+};
+
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  wallet: text("wallet").notNull().unique(),
+  ...timestamps,
+});
+
+export const memories = pgTable(
+  "memories",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    namespace: text("namespace").notNull().default("default"),
+    content: text("content").notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    importance: real("importance").notNull().default(0.5),
+    memoryType: text("memory_type").notNull().default("general"),
+    sessionId: text("session_id"),
+    agentId: text("agent_id"),
+    pinned: boolean("pinned").notNull().default(false),
+    immutable: boolean("immutable").notNull().default(false),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    ...timestamps,
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    accessedAt: timestamp("accessed_at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
+    accessCount: integer("access_count").notNull().default(0),
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+    embedding: vector("embedding", { dimensions: EMBEDDING_DIMENSIONS }),
+    embeddingModel: text("embedding_model"),
+    contentHash: text("content_hash").notNull(),
+    search: tsvector("search").notNull().generatedAlwaysAs(sql`to_tsvector('english', "content")`),
+  },
+  (t) => [
+    // Listing: newest first within a user, live rows only.
+    index("memories_user_created_idx")
+      .on(t.userId, t.createdAt.desc())
+      .where(sql`${t.deletedAt} IS NULL`),
+    index("memories_user_namespace_idx")
+      .on(t.userId, t.namespace)
+      .where(sql`${t.deletedAt} IS NULL`),
+    index("memories_user_hash_idx").on(t.userId, t.namespace, t.contentHash),
+    index("memories_tags_idx").using("gin", t.tags),
+    index("memories_search_idx").using("gin", t.search),
+    index("memories_embedding_idx")
+      .using("hnsw", t.embedding.op("vector_cosine_ops"))
+      .with({ m: 16, ef_construction: 64 })
+      .where(sql`${t.deletedAt} IS NULL`),
+  ],
+);
+
+export const relations = pgTable(
+  "relations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sourceId: uuid("source_id")
+      .notNull()
+      .references(() => memories.id, { onDelete: "cascade" }),
+    targetId: uuid("target_id")
+      .notNull()
+      .references(() => memories.id, { onDelete: "cascade" }),
+    relationType: text("relation_type").notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("relations_edge_unique").on(t.sourceId, t.targetId, t.relationType),
+    index("relations_source_idx").on(t.sourceId),
+    index("relations_target_idx").on(t.targetId),
+    index("relations_user_idx").on(t.userId),
+  ],
+);
+
+export const memoryHistory = pgTable(
+  "memory_history",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    memoryId: uuid("memory_id")
+      .notNull()
+      .references(() => memories.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    changes: jsonb("changes").$type<Record<string, unknown>>().notNull(),
+    ...timestamps,
+  },
+  (t) => [index("memory_history_memory_idx").on(t.memoryId, t.createdAt)],
+);
+
+export type MemoryRow = typeof memories.$inferSelect;
+export type RelationRow = typeof relations.$inferSelect;

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs PostgreSQL 15 with pgvector (built from Debian trixie's source package, since
+# bookworm ships no pgvector) and starts it on 127.0.0.1:${PGPORT:-55432}.
+# Prints the connection URL on its last line. Idempotent: safe to run twice.
+set -euo pipefail
+
+PGPORT="${PGPORT:-55432}"
+PGDATA_DIR="${PGDATA_DIR:-/tmp/memory-service-pg}"
+PG_BIN=/usr/lib/postgresql/15/bin
+export DEBIAN_FRONTEND=noninteractive
+
+log() { echo "[ci-postgres] $*" >&2; }
+
+if [ ! -x "$PG_BIN/postgres" ] || [ ! -x "$PG_BIN/pg_config" ] && [ ! -x /usr/bin/pg_config ]; then
+  log "installing postgresql-15 and build tools"
+  apt-get update -qq >&2
+  apt-get install -y -qq postgresql-15 postgresql-server-dev-15 dpkg-dev >/dev/null
+fi
+if ! dpkg -s postgresql-server-dev-15 >/dev/null 2>&1 || ! dpkg -s dpkg-dev >/dev/null 2>&1; then
+  apt-get update -qq >&2
+  apt-get install -y -qq postgresql-15 postgresql-server-dev-15 dpkg-dev >/dev/null
+fi
+
+if [ ! -f /usr/share/postgresql/15/extension/vector.control ]; then
+  log "building pgvector from Debian trixie sources"
+  work=$(mktemp -d)
+  mirror=$( (grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2}'; \
+             grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | awk '{print $2}') | grep -E '/debian/?$' | head -n1) || true
+  mirror="${mirror:-http://deb.debian.org/debian}"
+  echo "deb-src ${mirror%/} trixie main" > "$work/trixie-src.list"
+  apt_opts=(-o "Dir::Etc::sourcelist=$work/trixie-src.list" -o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0)
+  apt-get "${apt_opts[@]}" update -qq >&2
+  (cd "$work" && apt-get "${apt_opts[@]}" source -qq pgvector >/dev/null)
+  src=$(find "$work" -maxdepth 1 -type d -name 'pgvector-*' | head -n1)
+  make -s -C "$src" PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config >/dev/null
+  make -s -C "$src" PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config install >&2
+  # Restore the ordinary package lists, so later apt calls see only the machine's sources.
+  apt-get update -qq >&2 || true
+  rm -rf "$work"
+fi
+
+if ! su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR status" >/dev/null 2>&1; then
+  if [ ! -f "$PGDATA_DIR/PG_VERSION" ]; then
+    log "initdb in $PGDATA_DIR"
+    mkdir -p "$PGDATA_DIR" && chown postgres:postgres "$PGDATA_DIR"
+    su postgres -c "$PG_BIN/initdb -D $PGDATA_DIR -A trust -U postgres --no-sync" >/dev/null
+  fi
+  log "starting postgres on 127.0.0.1:$PGPORT"
+  su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR -l $PGDATA_DIR/server.log -w -o '-c listen_addresses=127.0.0.1 -p $PGPORT -c fsync=off -c max_connections=200' start" >/dev/null
+fi
+echo "postgres://postgres:postgres@127.0.0.1:$PGPORT/postgres"

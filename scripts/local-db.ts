@@ -1,0 +1,101 @@
+/**
+ * The local database stack shared by `npm run dev`, `npm test` and the benchmark:
+ * an embedded Postgres (PGlite + pgvector served on a TCP port) unless DATABASE_URL names a
+ * server, a WebSocket proxy in front of it for the Neon driver, and the migrations applied.
+ */
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { neonConfig } from "@neondatabase/serverless";
+import { migrate } from "drizzle-orm/neon-serverless/migrator";
+import ws from "ws";
+import { connectDb } from "../worker/db/client";
+import { startWsProxy } from "./ws-proxy";
+
+export const MIGRATIONS_FOLDER = new URL("../schema/migrations", import.meta.url).pathname;
+
+export interface LocalDatabase {
+  /** Postgres URL the Worker is given as DATABASE_URL. */
+  url: string;
+  /** host:port of the WebSocket proxy, given to the Worker as NEON_WS_PROXY (none for Neon). */
+  wsProxy?: string;
+  kind: "embedded" | "server";
+  stop(): Promise<void>;
+}
+
+export interface LocalDatabaseOptions {
+  /** DATABASE_URL of a real server; absent means the embedded default. */
+  databaseUrl?: string;
+  /** Folder for embedded data; "memory://" keeps it in memory. */
+  dataDir: string;
+  /** TCP port for the embedded server; 0 picks a free one. */
+  pgPort?: number;
+  proxyPort?: number;
+  log?: (line: string) => void;
+}
+
+function isLocalHost(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "127.0.0.1" || host === "localhost" || host === "::1" || host === "[::1]";
+}
+
+export async function startLocalDatabase(opts: LocalDatabaseOptions): Promise<LocalDatabase> {
+  const log = opts.log ?? (() => {});
+  const stops: Array<() => Promise<void>> = [];
+  let url: string;
+  let kind: LocalDatabase["kind"];
+
+  if (opts.databaseUrl) {
+    url = opts.databaseUrl;
+    kind = "server";
+    log(`using Postgres at ${new URL(url).host}`);
+  } else {
+    if (opts.dataDir !== "memory://") mkdirSync(opts.dataDir, { recursive: true });
+    log(`starting embedded Postgres (PGlite + pgvector) in ${opts.dataDir}`);
+    const pg = await PGlite.create({ dataDir: opts.dataDir, extensions: { vector } });
+    const server = new PGLiteSocketServer({
+      db: pg,
+      host: "127.0.0.1",
+      port: opts.pgPort ?? 0,
+      maxConnections: 32,
+    });
+    await server.start();
+    const port = Number(server.getServerConn().split(":").pop());
+    url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+    kind = "embedded";
+    stops.push(async () => {
+      await server.stop();
+      await pg.close();
+    });
+  }
+
+  let wsProxy: string | undefined;
+  if (isLocalHost(url)) {
+    const proxy = await startWsProxy(opts.proxyPort ?? 0);
+    wsProxy = `127.0.0.1:${proxy.port}`;
+    stops.unshift(() => proxy.close());
+  }
+
+  await applyMigrations(url, wsProxy);
+  log("migrations applied");
+
+  return {
+    url,
+    wsProxy,
+    kind,
+    async stop() {
+      for (const stop of stops) await stop();
+    },
+  };
+}
+
+export async function applyMigrations(url: string, wsProxy?: string): Promise<void> {
+  neonConfig.webSocketConstructor = ws;
+  const { db, close } = connectDb(url, wsProxy);
+  try {
+    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await close();
+  }
+}

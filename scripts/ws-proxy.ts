@@ -1,0 +1,50 @@
+/**
+ * A WebSocket-to-TCP proxy so the Neon serverless driver can reach a plain Postgres
+ * (embedded PGlite or a local server), the way Neon's own proxy does in production.
+ * Each WebSocket names its target as `?address=host:port`; only loopback targets are allowed.
+ */
+import { connect } from "node:net";
+import { WebSocketServer } from "ws";
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+export interface WsProxy {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startWsProxy(port = 0, host = "127.0.0.1"): Promise<WsProxy> {
+  const wss = new WebSocketServer({ host, port });
+  await new Promise<void>((resolve, reject) => {
+    wss.once("listening", resolve);
+    wss.once("error", reject);
+  });
+  wss.on("connection", (ws, req) => {
+    const address = new URL(req.url ?? "/", "http://proxy").searchParams.get("address") ?? "";
+    const sep = address.lastIndexOf(":");
+    const targetHost = address.slice(0, sep);
+    const targetPort = Number(address.slice(sep + 1));
+    if (!LOOPBACK.has(targetHost) || !Number.isInteger(targetPort)) {
+      ws.close(1008, "only loopback Postgres targets are proxied");
+      return;
+    }
+    const socket = connect(targetPort, targetHost);
+    socket.setNoDelay(true);
+    socket.on("data", (chunk) => ws.send(chunk));
+    socket.on("close", () => ws.close());
+    socket.on("error", () => ws.close());
+    ws.on("message", (data) => socket.write(data as Buffer));
+    ws.on("close", () => socket.destroy());
+    ws.on("error", () => socket.destroy());
+  });
+  const address = wss.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  return {
+    port: actualPort,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close(() => resolve());
+      }),
+  };
+}

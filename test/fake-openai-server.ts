@@ -1,0 +1,199 @@
+/**
+ * A stand-in for an OpenAI-compatible API, started by the global setup (in Node, outside
+ * workerd) so tests exercise the real HTTP clients without a network or a key.
+ *
+ * POST /v1/embeddings      deterministic unit vectors of the requested `dimensions`
+ * POST /v1/chat/completions a completion whose content is {"facts": []}
+ * GET  /__last-request     {authorization, body} of the last POST (?model=X: last with model X)
+ *
+ * The model name selects a failure, so a test can provoke each one:
+ *   fail-500      500 every time
+ *   flaky         503 the first time a given request body is seen, then 200
+ *   rate-limited  429 with Retry-After: 0 the first time a body is seen, then 200
+ *   wrong-dims    embeddings of length 10
+ *   slow          answers after 20 s (clients are expected to time out first)
+ * Embedding data comes back in reverse index order, as the API permits, so clients must sort.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface FakeOpenAi {
+  /** Base URL without /v1, e.g. http://127.0.0.1:PORT */
+  url: string;
+  close(): Promise<void>;
+}
+
+interface RecordedRequest {
+  authorization: string | null;
+  body: unknown;
+}
+
+const SLOW_MS = 20_000;
+const DEFAULT_DIMENSIONS = 1536;
+
+export async function startFakeOpenAi(): Promise<FakeOpenAi> {
+  let last: RecordedRequest = { authorization: null, body: null };
+  const lastByModel = new Map<string, RecordedRequest>();
+  /** Request bodies already failed once, for "flaky" and "rate-limited". */
+  const seen = new Set<string>();
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(err) } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://fake");
+    if (req.method === "GET" && url.pathname === "/__last-request") {
+      const model = url.searchParams.get("model");
+      const recorded = model === null ? last : lastByModel.get(model);
+      sendJson(res, 200, recorded ?? { authorization: null, body: null });
+      return;
+    }
+    if (req.method !== "POST") return sendJson(res, 404, { error: { message: "not found" } });
+
+    const raw = await readBody(req);
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (typeof parsed !== "object" || parsed === null) throw new Error("not an object");
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return sendJson(res, 400, { error: { message: "body must be a JSON object" } });
+    }
+    const model = typeof body.model === "string" ? body.model : "";
+    const recorded = { authorization: req.headers.authorization ?? null, body };
+    last = recorded;
+    lastByModel.set(model, recorded);
+
+    if (model === "fail-500") return sendJson(res, 500, { error: { message: "boom" } });
+    if (model === "flaky" && firstTime(seen, `${url.pathname}\n${raw}`)) {
+      return sendJson(res, 503, { error: { message: "try again" } });
+    }
+    if (model === "rate-limited" && firstTime(seen, `${url.pathname}\n${raw}`)) {
+      res.setHeader("retry-after", "0");
+      return sendJson(res, 429, { error: { message: "slow down" } });
+    }
+    if (model === "slow") {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, SLOW_MS);
+        // The client gave up: don't keep the timer (and server.close) waiting 20 s.
+        res.on("close", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      if (res.destroyed || res.writableEnded) return;
+    }
+
+    if (url.pathname === "/v1/embeddings") return sendJson(res, 200, embeddings(body, model));
+    if (url.pathname === "/v1/chat/completions") return sendJson(res, 200, chat(body, model));
+    sendJson(res, 404, { error: { message: `no route ${url.pathname}` } });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // Keep-alive sockets from workerd would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function embeddings(body: Record<string, unknown>, model: string) {
+  const input = body.input;
+  const texts = Array.isArray(input) ? input.map(String) : [String(input ?? "")];
+  const requested = typeof body.dimensions === "number" ? body.dimensions : DEFAULT_DIMENSIONS;
+  const dims = model === "wrong-dims" ? 10 : requested;
+  const data = texts.map((text, index) => ({
+    object: "embedding",
+    index,
+    embedding: fakeVector(text, dims),
+  }));
+  const promptTokens = texts.reduce((sum, t) => sum + fakeTokenCount(t), 0);
+  return {
+    object: "list",
+    data: data.reverse(),
+    model,
+    usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+  };
+}
+
+function chat(body: Record<string, unknown>, model: string) {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const promptTokens = messages.reduce<number>(
+    (sum, m) => sum + fakeTokenCount(JSON.stringify(m)),
+    0,
+  );
+  const content = JSON.stringify({ facts: [] });
+  const completionTokens = fakeTokenCount(content);
+  return {
+    id: "chatcmpl-fake",
+    object: "chat.completion",
+    created: 1_700_000_000,
+    model,
+    choices: [
+      { index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null },
+    ],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
+  };
+}
+
+/** A unit vector determined by the text alone: mulberry32 seeded with the text's FNV-1a. */
+export function fakeVector(text: string, dims: number): number[] {
+  let seed = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) seed = Math.imul(seed ^ text.charCodeAt(i), 0x01000193);
+  const next = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+  };
+  const v = Array.from({ length: dims }, next);
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
+/** One token per started 4 characters, at least 1: deterministic, and distinguishable from
+ * the client's own countTokens in tests. */
+function fakeTokenCount(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+function firstTime(seen: Set<string>, key: string): boolean {
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, payload: unknown): void {
+  const text = JSON.stringify(payload);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  res.end(text);
+}

@@ -1,0 +1,94 @@
+/**
+ * Integration harness: every test makes its own wallet (a fresh tenant) and talks HTTP to
+ * the real Worker (SELF) backed by the real Postgres of the global setup.
+ */
+import { SELF } from "cloudflare:test";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+
+export const PREFIX = "service-auth";
+const BASE = "http://memory.test";
+
+export interface ApiResponse<T = Json> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field in tests.
+export type Json = any;
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export async function signAuth(account: PrivateKeyAccount, ts = nowSeconds(), prefix = PREFIX) {
+  const signature = await account.signMessage({ message: `${prefix}:${ts}` });
+  return `${account.address}:${ts}:${signature}`;
+}
+
+export async function request<T = Json>(
+  method: string,
+  path: string,
+  opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await SELF.fetch(`${BASE}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // non-JSON bodies are returned as text so a test can assert on them
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+/** A fresh wallet and a client that signs every request with it. */
+export function newWallet() {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) =>
+    request(method, path, {
+      body,
+      headers: { "x-wallet-auth": await signAuth(account), ...headers },
+    });
+  return {
+    account,
+    address: account.address,
+    get: (path: string) => call("GET", path),
+    post: (path: string, body?: unknown) => call("POST", path, body),
+    patch: (path: string, body?: unknown) => call("PATCH", path, body),
+    del: (path: string, body?: unknown) => call("DELETE", path, body),
+    call,
+    /** Stores one memory and returns its id. */
+    async store(content: string, fields: Record<string, unknown> = {}): Promise<string> {
+      const res = await call("POST", "/v1/store", { content, ...fields });
+      if (res.status !== 201)
+        throw new Error(`store failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.id as string;
+    },
+  };
+}
+
+export type Wallet = ReturnType<typeof newWallet>;
+
+export const MISSING_ID = "00000000-0000-4000-8000-000000000000";
+
+/** Asserts the documented error body and returns it. */
+export function expectError(res: ApiResponse, status: number, code: string) {
+  if (
+    res.status !== status ||
+    res.body?.error?.code !== code ||
+    typeof res.body?.error?.message !== "string"
+  ) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  if (typeof res.body.error.request_id !== "string") throw new Error("error body lacks request_id");
+  return res.body.error;
+}

@@ -1,0 +1,56 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "./context";
+import { ApiError, errorBody } from "./errors";
+import { bodyGuard } from "./middleware/body";
+import { services } from "./middleware/services";
+import { registerRoutes } from "./routes";
+
+/**
+ * Builds the Hono app: request ids, body checks, per-request services, the routes, and one
+ * error path so every failure has the body `{error: {code, message, details?, request_id}}`.
+ */
+export function createApp(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use(async (c, next) => {
+    const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+    c.set("requestId", requestId);
+    await next();
+    c.header("x-request-id", requestId);
+  });
+  app.use(bodyGuard);
+  app.use(services);
+
+  registerRoutes(app);
+
+  app.notFound((c) =>
+    c.json(
+      errorBody(
+        new ApiError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`),
+        c.get("requestId") ?? crypto.randomUUID(),
+      ),
+      404,
+    ),
+  );
+
+  app.onError((err, c) => {
+    const requestId = c.get("requestId") ?? crypto.randomUUID();
+    let apiError: ApiError;
+    if (err instanceof ApiError) {
+      apiError = err;
+    } else if (err instanceof HTTPException && err.status < 500) {
+      // Hono's own 4xx (e.g. its body parser): the spec answers bad input with 422.
+      apiError = new ApiError("VALIDATION_ERROR", err.message || "Invalid request");
+    } else {
+      console.error(`[${requestId}] unhandled error`, err);
+      apiError = new ApiError("INTERNAL_ERROR", "Internal server error");
+    }
+    if (apiError.status >= 500 && err instanceof ApiError) {
+      console.error(`[${requestId}] ${apiError.code}: ${apiError.message}`);
+    }
+    return c.json(errorBody(apiError, requestId), apiError.status);
+  });
+
+  return app;
+}

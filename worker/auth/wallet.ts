@@ -1,0 +1,54 @@
+import { type Hex, isAddress, verifyMessage } from "viem";
+
+/** How far a signed timestamp may be from the server's clock, either way (spec: 300 s). */
+export const AUTH_TOLERANCE_SECONDS = 300;
+
+export type WalletCheck = { ok: true; wallet: string } | { ok: false; reason: string };
+
+/**
+ * Checks an EIP-191 signature of `{prefix}:{timestamp}` by `address`, as sent in the
+ * `x-wallet-auth` header (`address:timestamp:signature`) or the session exchange body.
+ * Returns the wallet lower-cased: it is the identity key everywhere.
+ */
+export async function verifyWalletSignature(
+  address: string,
+  timestamp: number,
+  signature: string,
+  prefix: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<WalletCheck> {
+  if (!isAddress(address, { strict: false }))
+    return { ok: false, reason: "Invalid wallet address" };
+  if (!Number.isInteger(timestamp)) return { ok: false, reason: "Invalid timestamp" };
+  if (Math.abs(nowSeconds - timestamp) > AUTH_TOLERANCE_SECONDS) {
+    return { ok: false, reason: "Timestamp expired or too far in the future" };
+  }
+  const hex = (signature.startsWith("0x") ? signature : `0x${signature}`) as Hex;
+  if (!/^0x[0-9a-fA-F]{130}$/.test(hex)) return { ok: false, reason: "Invalid signature format" };
+  try {
+    const valid = await verifyMessage({
+      address: address as Hex,
+      message: `${prefix}:${timestamp}`,
+      signature: hex,
+    });
+    return valid
+      ? { ok: true, wallet: address.toLowerCase() }
+      : { ok: false, reason: "Invalid signature" };
+  } catch {
+    return { ok: false, reason: "Invalid signature" };
+  }
+}
+
+/** Parses and verifies an `x-wallet-auth` header value. */
+export function verifyWalletHeader(value: string, prefix: string): Promise<WalletCheck> {
+  const parts = value.trim().split(":");
+  if (parts.length !== 3) {
+    return Promise.resolve({
+      ok: false,
+      reason: "x-wallet-auth must be {address}:{unix_timestamp}:{signature}",
+    });
+  }
+  const [address = "", ts = "", signature = ""] = parts;
+  if (!/^\d{1,12}$/.test(ts)) return Promise.resolve({ ok: false, reason: "Invalid timestamp" });
+  return verifyWalletSignature(address, Number(ts), signature, prefix);
+}

@@ -1,0 +1,50 @@
+import type { Context } from "hono";
+import type { Db } from "./db/client";
+import type { Embedder } from "./embed/embedder";
+import type { Config, Env } from "./env";
+
+/**
+ * What every domain function receives: the database, the embedder and the caller.
+ * Routes build it from the Hono context with `domain(c)`; tests can build it directly.
+ */
+export interface Services {
+  config: Config;
+  /** Opened on first use and closed after the response (see middleware/services.ts). */
+  readonly db: Db;
+  readonly embedder: Embedder;
+}
+
+export interface Caller {
+  wallet: string;
+  userId: string;
+}
+
+export interface DomainContext extends Services, Caller {}
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    services: Services;
+    caller: Caller;
+  };
+};
+
+export type AppContext = Context<AppEnv>;
+
+/** The domain context of an authenticated request. */
+export function domain(c: AppContext): DomainContext {
+  const services = c.get("services");
+  const caller = c.get("caller");
+  return {
+    config: services.config,
+    get db() {
+      return services.db;
+    },
+    get embedder() {
+      return services.embedder;
+    },
+    wallet: caller.wallet,
+    userId: caller.userId,
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * Turns text into 384-dimensional unit vectors. Three implementations: the built-in lexical
+ * embedder (offline default), Workers AI, and any OpenAI-compatible /embeddings endpoint.
+ */
+export interface Embedding {
+  vectors: number[][];
+  /** Tokens the embedding consumed: reported by the provider, or counted where it reports none. */
+  tokens: number;
+}
+
+export interface Embedder {
+  /** Stored with each memory so vectors of different models are never silently mixed. */
+  readonly model: string;
+  embed(texts: string[]): Promise<Embedding>;
+}
+
+export const EMBEDDING_DIMENSIONS = 384;

@@ -1,0 +1,43 @@
+import type { Config, Env } from "../env";
+import { ApiError } from "../errors";
+import type { Embedder } from "./embedder";
+import { LocalEmbedder } from "./local";
+import { OpenAiEmbedder } from "./openai";
+import { WorkersAiEmbedder } from "./workers-ai";
+
+export type { Embedder, Embedding } from "./embedder";
+export { EMBEDDING_DIMENSIONS } from "./embedder";
+export { cosine } from "./vector";
+
+export const DEFAULT_OPENAI_EMBEDDING_MODEL = "text-embedding-3-small";
+
+/** The local embedder holds no state, so one instance serves every request. */
+const local = new LocalEmbedder();
+
+/** Picks the embedder named by EMBEDDER; a missing companion setting is a deploy error. */
+export function createEmbedder(config: Config, env: Env): Embedder {
+  switch (config.EMBEDDER) {
+    case "local":
+      return local;
+    case "workers-ai":
+      if (!env.AI) {
+        throw new ApiError(
+          "INTERNAL_ERROR",
+          'EMBEDDER is "workers-ai" but the Worker has no AI binding (add [ai] binding = "AI" to wrangler.toml)',
+        );
+      }
+      return new WorkersAiEmbedder(env.AI);
+    case "openai":
+      if (!config.EMBEDDING_API_URL) {
+        throw new ApiError(
+          "INTERNAL_ERROR",
+          'EMBEDDER is "openai" but EMBEDDING_API_URL is not set (e.g. https://api.openai.com/v1)',
+        );
+      }
+      return new OpenAiEmbedder({
+        baseUrl: config.EMBEDDING_API_URL,
+        apiKey: config.EMBEDDING_API_KEY,
+        model: config.EMBEDDING_MODEL ?? DEFAULT_OPENAI_EMBEDDING_MODEL,
+      });
+  }
+}

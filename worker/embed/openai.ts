@@ -1,0 +1,166 @@
+import { z } from "zod";
+import { ApiError } from "../errors";
+import { countTokens } from "../lib/tokens";
+import { EMBEDDING_DIMENSIONS, type Embedder, type Embedding } from "./embedder";
+import { normalise } from "./vector";
+
+export interface OpenAiEmbedderOptions {
+  /** Base URL of the API, e.g. https://api.openai.com/v1; "/embeddings" is appended. */
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  /** For tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** First retry delay; later ones double. Default 200 ms. */
+  backoffBaseMs?: number;
+  /** Per-attempt timeout. Default 15 s. */
+  timeoutMs?: number;
+  /** Attempts per batch, the first included. Default 3. */
+  maxAttempts?: number;
+}
+
+/** OpenAI's limit is 2048 inputs per request; 100 keeps each request small and retry cheap. */
+const BATCH_SIZE = 100;
+/** A Retry-After longer than this is shortened to it: a request is waiting on us. */
+const MAX_RETRY_AFTER_MS = 2000;
+
+const responseSchema = z.object({
+  data: z.array(
+    z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) }),
+  ),
+  usage: z
+    .object({ prompt_tokens: z.number().optional(), total_tokens: z.number().optional() })
+    .optional(),
+});
+
+/** Any OpenAI-compatible POST /embeddings endpoint (OpenAI, Azure-style proxies, vLLM, Ollama…). */
+export class OpenAiEmbedder implements Embedder {
+  readonly model: string;
+  private readonly url: string;
+  private readonly apiKey: string | undefined;
+  private readonly fetchImpl: typeof fetch;
+  private readonly backoffBaseMs: number;
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+
+  constructor(options: OpenAiEmbedderOptions) {
+    this.model = options.model;
+    this.url = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
+    this.apiKey = options.apiKey;
+    // Bound so a bare `fetch` reference isn't called with the wrong `this` (workerd throws).
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.backoffBaseMs = options.backoffBaseMs ?? 200;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+  }
+
+  async embed(texts: string[]): Promise<Embedding> {
+    const vectors: number[][] = [];
+    let tokens = 0;
+    // Sequential batches: simpler on a provider's rate limit than a burst of parallel calls.
+    for (let start = 0; start < texts.length; start += BATCH_SIZE) {
+      const batch = texts.slice(start, start + BATCH_SIZE);
+      const result = await this.embedBatch(batch);
+      vectors.push(...result.vectors);
+      tokens += result.tokens;
+    }
+    return { vectors, tokens };
+  }
+
+  private async embedBatch(batch: string[]): Promise<Embedding> {
+    const json = await this.postWithRetry(
+      JSON.stringify({
+        model: this.model,
+        input: batch,
+        dimensions: EMBEDDING_DIMENSIONS,
+        encoding_format: "float",
+      }),
+    );
+    const parsed = responseSchema.safeParse(json);
+    if (!parsed.success) throw providerError("malformed response");
+    const data = [...parsed.data.data].sort((a, b) => a.index - b.index);
+    if (data.length !== batch.length || data.some((d, i) => d.index !== i)) {
+      throw providerError(`expected ${batch.length} embeddings, got ${data.length}`);
+    }
+    const vectors = data.map(({ embedding }) => {
+      if (embedding.length !== EMBEDDING_DIMENSIONS) {
+        throw providerError(
+          `expected ${EMBEDDING_DIMENSIONS} dimensions, got ${embedding.length} (does the model support "dimensions"?)`,
+        );
+      }
+      const unit = normalise(embedding);
+      if (!unit) throw providerError("zero vector");
+      return unit;
+    });
+    const usage = parsed.data.usage;
+    const reported = usage?.prompt_tokens ?? usage?.total_tokens;
+    const tokens = reported ?? batch.reduce((sum, text) => sum + countTokens(text), 0);
+    return { vectors, tokens };
+  }
+
+  /** POSTs, retrying 429, 5xx, timeouts and network errors; returns the parsed JSON body. */
+  private async postWithRetry(body: string): Promise<unknown> {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    let failure = "no attempt made";
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+      let retryAfterMs: number | undefined;
+      try {
+        const res = await this.fetchImpl(this.url, {
+          method: "POST",
+          headers,
+          body,
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+        if (res.ok) {
+          try {
+            return await res.json();
+          } catch (err) {
+            // A timeout while reading the body is worth a retry; unparseable JSON is not.
+            if (isTimeout(err)) throw err;
+            throw providerError("response is not JSON");
+          }
+        }
+        // The body is discarded unread: it may echo the key ("Incorrect API key sk-…").
+        await res.body?.cancel();
+        failure = `HTTP ${res.status}`;
+        if (res.status !== 429 && res.status < 500) throw providerError(failure);
+        retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        failure = isTimeout(err)
+          ? `timed out after ${this.timeoutMs} ms`
+          : `network error (${describe(err)})`;
+      }
+      if (attempt < this.maxAttempts) {
+        await sleep(retryAfterMs ?? this.backoffBaseMs * 2 ** (attempt - 1));
+      }
+    }
+    throw providerError(failure);
+  }
+}
+
+function providerError(reason: string): ApiError {
+  return new ApiError("BAD_GATEWAY", `Embedding provider failed: ${reason}`);
+}
+
+/** Error messages of fetch name the failure, never request headers, so no key can leak. */
+function describe(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 200);
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+}
+
+/** Retry-After in seconds (the HTTP-date form is ignored), capped at MAX_RETRY_AFTER_MS. */
+function parseRetryAfter(value: string | null): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
+  return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,51 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { memories } from "../../schema/tables";
+import type { DomainContext } from "../context";
+import { immutableConflict, notFound } from "../errors";
+import { liveMemory } from "./rows";
+
+/** Soft-deletes one memory: 404 when it is not the caller's live memory, 409 when immutable. */
+export async function deleteMemory(ctx: DomainContext, id: string): Promise<void> {
+  const [row] = await ctx.db
+    .update(memories)
+    .set({ deletedAt: sql`now()` })
+    .where(and(eq(memories.id, id), liveMemory(ctx.userId), eq(memories.immutable, false)))
+    .returning({ id: memories.id });
+  if (row) return;
+  const [locked] = await ctx.db
+    .select({ id: memories.id })
+    .from(memories)
+    .where(and(eq(memories.id, id), liveMemory(ctx.userId)));
+  throw locked ? immutableConflict() : notFound();
+}
+
+export interface BulkDeleteOutcome {
+  id: string;
+  deleted: boolean;
+  error: string | null;
+}
+
+/** Soft-deletes many memories in one statement; each id reports its own outcome. */
+export async function deleteMany(ctx: DomainContext, ids: string[]): Promise<BulkDeleteOutcome[]> {
+  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const deleted = await ctx.db
+    .update(memories)
+    .set({ deletedAt: sql`now()` })
+    .where(and(inArray(memories.id, unique), liveMemory(ctx.userId), eq(memories.immutable, false)))
+    .returning({ id: memories.id });
+  const done = new Set(deleted.map((r) => r.id));
+  const missing = unique.filter((id) => !done.has(id));
+  const locked = new Set<string>();
+  if (missing.length > 0) {
+    const rows = await ctx.db
+      .select({ id: memories.id })
+      .from(memories)
+      .where(and(inArray(memories.id, missing), liveMemory(ctx.userId)));
+    for (const r of rows) locked.add(r.id);
+  }
+  return unique.map((id) => ({
+    id,
+    deleted: done.has(id),
+    error: done.has(id) ? null : locked.has(id) ? "immutable" : "not found",
+  }));
+}

@@ -1,0 +1,152 @@
+/** Reading memories: one, a filtered page, counts and tag tallies. */
+import {
+  and,
+  arrayOverlaps,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  isNull,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
+import { z } from "zod";
+import { memories } from "../../schema/tables";
+import type { DomainContext } from "../context";
+import { notFound } from "../errors";
+import * as f from "./fields";
+import { liveMemory, type MemoryRecord, memoryColumns, toMemory } from "./rows";
+
+const metadataFilter = z.string().transform((s, ctx) => {
+  try {
+    const value: unknown = JSON.parse(s);
+    if (value && typeof value === "object" && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {}
+  ctx.addIssue({ code: "custom", message: "must be a JSON object" });
+  return z.NEVER;
+});
+
+/** Filters shared by list, count and export (query-string form). */
+export const memoryFilters = z.object({
+  namespace: f.scope.optional(),
+  session_id: f.scope.optional(),
+  agent_id: f.scope.optional(),
+  memory_type: f.memoryType.optional(),
+  tags: f.csv.optional(),
+  pinned: f.queryBool.optional(),
+  immutable: f.queryBool.optional(),
+  after: f.isoDate.optional(),
+  since: f.isoDate.optional(),
+  before: f.isoDate.optional(),
+  until: f.isoDate.optional(),
+  metadata: metadataFilter.optional(),
+});
+export type MemoryFilters = z.output<typeof memoryFilters>;
+
+/**
+ * `after`/`since` and `before`/`until` bound `created_at` (inclusive), as ISO 8601 strings.
+ * `tags` matches memories having any of the tags; `metadata` is JSON containment.
+ * Expired memories are never included; soft-deleted ones only when asked (export).
+ */
+export function filterConditions(userId: string, q: MemoryFilters, includeDeleted = false): SQL[] {
+  const conds: SQL[] = [
+    includeDeleted
+      ? (and(
+          eq(memories.userId, userId),
+          or(isNull(memories.expiresAt), gt(memories.expiresAt, sql`now()`)),
+        ) as SQL)
+      : liveMemory(userId),
+  ];
+  if (q.namespace !== undefined) conds.push(eq(memories.namespace, q.namespace));
+  if (q.session_id !== undefined) conds.push(eq(memories.sessionId, q.session_id));
+  if (q.agent_id !== undefined) conds.push(eq(memories.agentId, q.agent_id));
+  if (q.memory_type !== undefined) conds.push(eq(memories.memoryType, q.memory_type));
+  if (q.tags && q.tags.length > 0) conds.push(arrayOverlaps(memories.tags, q.tags));
+  if (q.pinned !== undefined) conds.push(eq(memories.pinned, q.pinned));
+  if (q.immutable !== undefined) conds.push(eq(memories.immutable, q.immutable));
+  const after = q.after ?? q.since;
+  const before = q.before ?? q.until;
+  if (after) conds.push(gte(memories.createdAt, after));
+  if (before) conds.push(lte(memories.createdAt, before));
+  if (q.metadata) conds.push(sql`${memories.metadata} @> ${JSON.stringify(q.metadata)}::jsonb`);
+  return conds;
+}
+
+const SORTABLE = {
+  created_at: memories.createdAt,
+  updated_at: memories.updatedAt,
+  accessed_at: memories.accessedAt,
+  importance: memories.importance,
+  access_count: memories.accessCount,
+} as const;
+
+export const listQuery = memoryFilters.extend({
+  limit: f.queryInt(1, 100, 20),
+  offset: f.queryInt(0, 1_000_000_000, 0),
+  sort: z.enum(Object.keys(SORTABLE) as [keyof typeof SORTABLE]).optional(),
+  order: z.enum(["asc", "desc"]).optional(),
+});
+export type ListQuery = z.output<typeof listQuery>;
+
+export async function listMemories(ctx: DomainContext, q: ListQuery) {
+  const where = and(...filterConditions(ctx.userId, q));
+  const column = SORTABLE[q.sort ?? "created_at"];
+  const direction = q.order === "asc" ? asc : desc;
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select(memoryColumns)
+      .from(memories)
+      .where(where)
+      .orderBy(direction(column), direction(memories.id))
+      .limit(q.limit)
+      .offset(q.offset),
+    ctx.db.select({ n: count() }).from(memories).where(where),
+  ]);
+  return {
+    memories: rows.map((r) => toMemory(r as MemoryRecord)),
+    total: total?.n ?? 0,
+    limit: q.limit,
+    offset: q.offset,
+  };
+}
+
+export async function getMemory(ctx: DomainContext, id: string) {
+  const [row] = await ctx.db
+    .select(memoryColumns)
+    .from(memories)
+    .where(and(eq(memories.id, id), liveMemory(ctx.userId)));
+  if (!row) throw notFound();
+  return toMemory(row as MemoryRecord);
+}
+
+/** Throws 404 unless the id is one of the caller's live memories. */
+export async function assertLive(ctx: DomainContext, id: string): Promise<void> {
+  const [row] = await ctx.db
+    .select({ id: memories.id })
+    .from(memories)
+    .where(and(eq(memories.id, id), liveMemory(ctx.userId)));
+  if (!row) throw notFound();
+}
+
+export async function countMemories(ctx: DomainContext, q: MemoryFilters): Promise<number> {
+  const [row] = await ctx.db
+    .select({ n: count() })
+    .from(memories)
+    .where(and(...filterConditions(ctx.userId, q)));
+  return row?.n ?? 0;
+}
+
+export async function tagCounts(ctx: DomainContext, namespace?: string) {
+  const ns = namespace === undefined ? sql`` : sql`AND namespace = ${namespace}`;
+  const result = await ctx.db.execute<{ tag: string; count: number }>(sql`
+    SELECT tag, count(*)::int AS count
+    FROM memories, unnest(tags) AS tag
+    WHERE ${liveMemory(ctx.userId)} ${ns}
+    GROUP BY tag ORDER BY count DESC, tag ASC`);
+  return result.rows.map((r) => ({ tag: r.tag, count: Number(r.count) }));
+}

@@ -1,0 +1,189 @@
+/** Typed relations between two of the caller's memories, and the graph they form. */
+import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import { memories, relations } from "../../schema/tables";
+import type { DomainContext } from "../context";
+import { ApiError, notFound } from "../errors";
+import * as f from "./fields";
+import { type Edge, walkGraph } from "./graph-walk";
+import { assertLive } from "./list";
+import { liveMemory, roundImportance } from "./rows";
+
+export const createRelationInput = z.object({
+  target_id: f.uuid,
+  relation_type: z.enum(f.RELATION_TYPES),
+  metadata: f.metadata.optional(),
+});
+
+export async function createRelation(
+  ctx: DomainContext,
+  sourceId: string,
+  input: z.output<typeof createRelationInput>,
+) {
+  if (sourceId.toLowerCase() === input.target_id.toLowerCase()) {
+    throw new ApiError("VALIDATION_ERROR", "A memory cannot be related to itself", {
+      issues: [{ path: "target_id", message: "must differ from the source memory" }],
+    });
+  }
+  const ends = await ctx.db
+    .select({ id: memories.id })
+    .from(memories)
+    .where(and(inArray(memories.id, [sourceId, input.target_id]), liveMemory(ctx.userId)));
+  const found = new Set(ends.map((r) => r.id));
+  if (!found.has(sourceId)) throw notFound("Source memory");
+  if (!found.has(input.target_id)) throw notFound("Target memory");
+
+  const [row] = await ctx.db
+    .insert(relations)
+    .values({
+      userId: ctx.userId,
+      sourceId,
+      targetId: input.target_id,
+      relationType: input.relation_type,
+      metadata: input.metadata ?? {},
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw new ApiError("CONFLICT", "This relation already exists");
+  return toRelation(row);
+}
+
+function toRelation(r: typeof relations.$inferSelect) {
+  return {
+    id: r.id,
+    source_id: r.sourceId,
+    target_id: r.targetId,
+    relation_type: r.relationType,
+    metadata: r.metadata,
+    created_at: r.createdAt.toISOString(),
+  };
+}
+
+export const listRelationsQuery = z.object({
+  direction: z.enum(["outgoing", "incoming", "both"]).optional(),
+  relation_type: z.enum(f.RELATION_TYPES).optional(),
+});
+
+/** Relations of a memory whose other end is live, each with a summary of that other end. */
+export async function listRelations(
+  ctx: DomainContext,
+  id: string,
+  q: z.output<typeof listRelationsQuery>,
+) {
+  await assertLive(ctx, id);
+  const other = alias(memories, "other");
+  const direction = q.direction ?? "both";
+  const rows = await ctx.db
+    .select({
+      relation: relations,
+      other: {
+        id: other.id,
+        content: other.content,
+        importance: other.importance,
+        memory_type: other.memoryType,
+        namespace: other.namespace,
+      },
+    })
+    .from(relations)
+    .innerJoin(
+      other,
+      sql`${other.id} = CASE WHEN ${relations.sourceId} = ${id} THEN ${relations.targetId} ELSE ${relations.sourceId} END`,
+    )
+    .where(
+      and(
+        eq(relations.userId, ctx.userId),
+        direction === "outgoing"
+          ? eq(relations.sourceId, id)
+          : direction === "incoming"
+            ? eq(relations.targetId, id)
+            : or(eq(relations.sourceId, id), eq(relations.targetId, id)),
+        q.relation_type ? eq(relations.relationType, q.relation_type) : undefined,
+        sql`${other.deletedAt} IS NULL AND (${other.expiresAt} IS NULL OR ${other.expiresAt} > now())`,
+      ),
+    )
+    .orderBy(relations.createdAt);
+  return rows.map(({ relation, other: o }) => ({
+    ...toRelation(relation),
+    direction: relation.sourceId === id ? ("outgoing" as const) : ("incoming" as const),
+    memory: { ...o, importance: roundImportance(o.importance) },
+  }));
+}
+
+export async function deleteRelation(ctx: DomainContext, memoryId: string, relationId: string) {
+  await assertLive(ctx, memoryId);
+  const [row] = await ctx.db
+    .delete(relations)
+    .where(
+      and(
+        eq(relations.id, relationId),
+        eq(relations.userId, ctx.userId),
+        or(eq(relations.sourceId, memoryId), eq(relations.targetId, memoryId)),
+      ),
+    )
+    .returning({ id: relations.id });
+  if (!row) throw notFound("Relation");
+}
+
+export const graphQuery = z.object({
+  depth: f.queryInt(1, 5, 2),
+  limit: f.queryInt(1, 200, 50),
+  relation_types: f.csv.pipe(z.array(z.enum(f.RELATION_TYPES))).optional(),
+});
+
+export async function memoryGraph(
+  ctx: DomainContext,
+  rootId: string,
+  q: z.output<typeof graphQuery>,
+) {
+  const [root] = await ctx.db
+    .select({ id: memories.id, content: memories.content, importance: memories.importance })
+    .from(memories)
+    .where(and(eq(memories.id, rootId), liveMemory(ctx.userId)));
+  if (!root) throw notFound();
+
+  const src = alias(memories, "src");
+  const dst = alias(memories, "dst");
+  const live = (m: typeof src | typeof dst) =>
+    sql`${m.deletedAt} IS NULL AND (${m.expiresAt} IS NULL OR ${m.expiresAt} > now())`;
+  const edgesOf = async (frontier: string[]): Promise<Edge[]> =>
+    ctx.db
+      .select({
+        source_id: relations.sourceId,
+        target_id: relations.targetId,
+        relation_type: relations.relationType,
+      })
+      .from(relations)
+      .innerJoin(src, eq(src.id, relations.sourceId))
+      .innerJoin(dst, eq(dst.id, relations.targetId))
+      .where(
+        and(
+          eq(relations.userId, ctx.userId),
+          or(inArray(relations.sourceId, frontier), inArray(relations.targetId, frontier)),
+          q.relation_types && q.relation_types.length > 0
+            ? inArray(relations.relationType, q.relation_types)
+            : undefined,
+          live(src),
+          live(dst),
+        ),
+      )
+      .orderBy(relations.createdAt, relations.id);
+
+  const walk = await walkGraph(rootId, edgesOf, { maxDepth: q.depth, maxNodes: q.limit });
+  const nodes =
+    walk.nodeIds.length === 0
+      ? []
+      : await ctx.db
+          .select({ id: memories.id, content: memories.content, importance: memories.importance })
+          .from(memories)
+          .where(inArray(memories.id, walk.nodeIds));
+  const byId = new Map(
+    nodes.map((n) => [n.id, { ...n, importance: roundImportance(n.importance) }]),
+  );
+  return {
+    root: { ...root, importance: roundImportance(root.importance) },
+    nodes: walk.nodeIds.flatMap((id) => byId.get(id) ?? []),
+    edges: walk.edges,
+    depth: walk.depth,
+  };
+}

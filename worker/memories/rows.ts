@@ -1,0 +1,94 @@
+/**
+ * The column set and serialisation every memory read shares, and the one condition that
+ * scopes a query to the caller's live memories (not deleted, not expired).
+ */
+import { and, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
+import { memories } from "../../schema/tables";
+
+/** Every public column; never the embedding or the tsvector (large, and internal). */
+export const memoryColumns = {
+  id: memories.id,
+  userId: memories.userId,
+  namespace: memories.namespace,
+  content: memories.content,
+  embeddingModel: memories.embeddingModel,
+  metadata: memories.metadata,
+  tags: memories.tags,
+  importance: memories.importance,
+  memoryType: memories.memoryType,
+  sessionId: memories.sessionId,
+  agentId: memories.agentId,
+  pinned: memories.pinned,
+  immutable: memories.immutable,
+  expiresAt: memories.expiresAt,
+  createdAt: memories.createdAt,
+  updatedAt: memories.updatedAt,
+  accessedAt: memories.accessedAt,
+  accessCount: memories.accessCount,
+};
+
+export interface MemoryRecord {
+  id: string;
+  userId: string;
+  namespace: string;
+  content: string;
+  embeddingModel: string | null;
+  metadata: Record<string, unknown>;
+  tags: string[];
+  importance: number;
+  memoryType: string;
+  sessionId: string | null;
+  agentId: string | null;
+  pinned: boolean;
+  immutable: boolean;
+  expiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  accessedAt: Date;
+  accessCount: number;
+}
+
+/** The caller's memories that exist for every query: not soft-deleted, not expired. */
+export function liveMemory(userId: string): SQL {
+  return and(
+    eq(memories.userId, userId),
+    isNull(memories.deletedAt),
+    or(isNull(memories.expiresAt), gt(memories.expiresAt, sql`now()`)),
+  ) as SQL;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** `importance` is stored as real (float4); round away the float noise (0.7 → 0.699999988). */
+export const roundImportance = (n: number) => Math.round(n * 1e6) / 1e6;
+
+export function toMemory(row: MemoryRecord) {
+  return {
+    id: row.id,
+    user_id: row.userId,
+    namespace: row.namespace,
+    content: row.content,
+    embedding_model: row.embeddingModel,
+    metadata: withTags(row.metadata, row.tags),
+    tags: row.tags,
+    importance: roundImportance(row.importance),
+    memory_type: row.memoryType,
+    session_id: row.sessionId,
+    agent_id: row.agentId,
+    pinned: row.pinned,
+    immutable: row.immutable,
+    expires_at: iso(row.expiresAt),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    accessed_at: iso(row.accessedAt),
+    access_count: row.accessCount,
+  };
+}
+
+export type MemoryJson = ReturnType<typeof toMemory>;
+
+/** metadata as clients see it: `metadata.tags` mirrors the tags column when there are tags. */
+export function withTags(metadata: Record<string, unknown>, tags: string[]) {
+  const { tags: _ignored, ...rest } = metadata;
+  return tags.length > 0 ? { ...rest, tags } : rest;
+}

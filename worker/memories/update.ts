@@ -1,0 +1,174 @@
+/**
+ * Updating memories (PATCH). Each update runs in a transaction that also writes the history
+ * entry, so a memory never changes without its record. A content change is re-embedded
+ * (the tsvector follows by itself, being generated) and is not deduplicated.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { memories, memoryHistory } from "../../schema/tables";
+import type { DomainContext } from "../context";
+import { ApiError, immutableConflict, notFound } from "../errors";
+import { sha256Hex } from "../lib/hash";
+import * as f from "./fields";
+import { liveMemory, type MemoryRecord, memoryColumns, toMemory } from "./rows";
+
+const UPDATABLE = [
+  "content",
+  "metadata",
+  "tags",
+  "importance",
+  "memory_type",
+  "namespace",
+  "session_id",
+  "agent_id",
+  "pinned",
+  "expires_at",
+  "immutable",
+] as const;
+
+export const updateFields = z.object({
+  content: f.content.optional(),
+  metadata: f.metadata.optional(),
+  tags: f.tags.optional(),
+  importance: f.importance.optional(),
+  memory_type: f.memoryType.optional(),
+  namespace: f.namespace.optional(),
+  session_id: f.scope.nullable().optional(),
+  agent_id: f.scope.nullable().optional(),
+  pinned: z.boolean().optional(),
+  expires_at: f.futureDate.nullable().optional(),
+  immutable: z.boolean().optional(),
+});
+
+const atLeastOne = (v: Record<string, unknown>) => UPDATABLE.some((k) => v[k] !== undefined);
+const EMPTY_UPDATE = `at least one of ${UPDATABLE.join(", ")} is required`;
+
+export const updateInput = updateFields.refine(atLeastOne, EMPTY_UPDATE);
+export type UpdateInput = z.output<typeof updateFields>;
+
+export const batchUpdateItem = updateFields.extend({ id: f.uuid }).refine(atLeastOne, EMPTY_UPDATE);
+
+/** Embeds the new contents of a set of updates in one call (content → vector). */
+export async function embedContents(
+  ctx: DomainContext,
+  contents: string[],
+): Promise<Map<string, number[]>> {
+  const unique = [...new Set(contents)];
+  const out = new Map<string, number[]>();
+  if (unique.length === 0) return out;
+  const { vectors } = await ctx.embedder.embed(unique);
+  unique.forEach((text, i) => {
+    const v = vectors[i];
+    if (v) out.set(text, v);
+  });
+  return out;
+}
+
+export async function updateMemory(
+  ctx: DomainContext,
+  id: string,
+  patch: UpdateInput,
+  embedded?: Map<string, number[]>,
+) {
+  const vectors =
+    patch.content !== undefined && !embedded?.has(patch.content)
+      ? await embedContents(ctx, [patch.content])
+      : embedded;
+
+  return ctx.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select(memoryColumns)
+      .from(memories)
+      .where(and(eq(memories.id, id), liveMemory(ctx.userId)))
+      .for("update");
+    if (!current) throw notFound();
+    if (current.immutable) throw immutableConflict();
+
+    const set: Partial<typeof memories.$inferInsert> = {};
+    const changes: Record<string, unknown> = {};
+    if (patch.content !== undefined) {
+      const vector = vectors?.get(patch.content);
+      if (!vector) throw new ApiError("INTERNAL_ERROR", "Embedding missing for updated content");
+      set.content = patch.content;
+      set.embedding = vector;
+      set.embeddingModel = ctx.embedder.model;
+      set.contentHash = await sha256Hex(patch.content);
+      changes.content = patch.content;
+    }
+    if (patch.metadata !== undefined || patch.tags !== undefined) {
+      // metadata replaces entirely, its tags included; top-level tags win when both are sent.
+      const { tags: metaTags, ...metadata } = patch.metadata ?? current.metadata;
+      const tags =
+        patch.tags ??
+        (patch.metadata !== undefined ? ((metaTags as string[] | undefined) ?? []) : current.tags);
+      const unique = f.mergeTags(tags);
+      if (patch.metadata !== undefined) {
+        set.metadata = metadata;
+        changes.metadata = patch.metadata;
+      }
+      set.tags = unique;
+      changes.tags = unique;
+    }
+    if (patch.importance !== undefined) set.importance = changes.importance = patch.importance;
+    if (patch.memory_type !== undefined) set.memoryType = changes.memory_type = patch.memory_type;
+    if (patch.namespace !== undefined) set.namespace = changes.namespace = patch.namespace;
+    if (patch.session_id !== undefined) set.sessionId = changes.session_id = patch.session_id;
+    if (patch.agent_id !== undefined) set.agentId = changes.agent_id = patch.agent_id;
+    if (patch.pinned !== undefined) set.pinned = changes.pinned = patch.pinned;
+    if (patch.immutable !== undefined) set.immutable = changes.immutable = patch.immutable;
+    if (patch.expires_at !== undefined) {
+      set.expiresAt = patch.expires_at;
+      changes.expires_at = patch.expires_at ? patch.expires_at.toISOString() : null;
+    }
+
+    const [updated] = await tx
+      .update(memories)
+      .set({ ...set, updatedAt: sql`now()` })
+      .where(eq(memories.id, id))
+      .returning(memoryColumns);
+    if (!updated) throw notFound();
+    await tx.insert(memoryHistory).values({ memoryId: id, userId: ctx.userId, changes });
+    return toMemory(updated as MemoryRecord);
+  });
+}
+
+export interface BatchItemError {
+  id: string | null;
+  status: number;
+  message: string;
+}
+
+/**
+ * Batch update: each item is validated and applied on its own (its own transaction), so a
+ * failing item is reported in `errors` and the rest still run.
+ */
+export async function updateMany(ctx: DomainContext, updates: unknown[]) {
+  const parsed = updates.map((raw) => ({ raw, result: batchUpdateItem.safeParse(raw) }));
+  const contents = parsed.flatMap((p) =>
+    p.result.success && p.result.data.content !== undefined ? [p.result.data.content] : [],
+  );
+  const embedded = await embedContents(ctx, contents);
+  let updated = 0;
+  const errors: BatchItemError[] = [];
+  for (const { raw, result } of parsed) {
+    if (!result.success) {
+      const rawId = typeof raw === "object" && raw !== null && "id" in raw ? raw.id : null;
+      const issue = result.error.issues[0];
+      errors.push({
+        id: typeof rawId === "string" ? rawId : null,
+        status: 422,
+        message: issue ? `${issue.path.join(".") || "(item)"}: ${issue.message}` : "Invalid update",
+      });
+      continue;
+    }
+    const { id, ...patch } = result.data;
+    try {
+      await updateMemory(ctx, id, patch, embedded);
+      updated += 1;
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status >= 500) throw err;
+      errors.push({ id, status: err.status, message: err.message });
+    }
+  }
+  return { updated, errors };
+}
