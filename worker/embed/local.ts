@@ -59,7 +59,7 @@ const STOP_WORDS = new Set(
   ).split(" "),
 );
 
-/** One text to one unit vector; exported for tests. */
+/** One text to one unit vector. */
 export function embedText(text: string): number[] {
   // NFKC first so composed and decomposed accents (and full-width forms) are the same word.
   const lower = text.normalize("NFKC").toLowerCase();

@@ -2,7 +2,9 @@
  * Storing memories, with deduplication: a new memory whose embedding has cosine similarity
  * ≥ 0.95 with a live memory of the same wallet and namespace is merged into that memory
  * instead of creating a record. What a merge does (documented in the README):
- *   content     the longer of the two texts (the existing one on a tie); re-embedded if it changes
+ *   content     the new text, unless the existing text already contains it (then unchanged):
+ *               near-identical texts that differ are usually a correction ("Thursday" →
+ *               "Friday"), so the newer one wins; the vector follows the content
  *   tags        union, existing first, capped at 10
  *   importance  the higher of the two
  *   metadata    existing keys, overwritten by the new memory's keys (kept as is if over 4 KB)
@@ -173,7 +175,7 @@ async function mergeInto(
   model: string,
 ): Promise<void> {
   if (existing.immutable) return;
-  const takeNew = input.content.length > existing.content.length;
+  const takeNew = !existing.content.toLowerCase().includes(input.content.toLowerCase());
   const tags = f.mergeTags(existing.tags, input.tags).slice(0, f.LIMITS.tags);
   const merged = { ...existing.metadata, ...input.metadata };
   const metadata =
