@@ -1,0 +1,90 @@
+/**
+ * `npm run dev`: the whole service locally, offline, in one process tree.
+ *   1. Postgres: the embedded PGlite + pgvector (data in .data/pglite), or DATABASE_URL.
+ *   2. A WebSocket proxy in front of it, so the Worker's Neon driver can reach it.
+ *   3. Migrations.
+ *   4. `wrangler dev` on 127.0.0.1:8787 with those settings.
+ * One Ctrl-C stops everything (the embedded database is closed cleanly).
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { startLocalDatabase } from "./local-db";
+
+const root = new URL("..", import.meta.url).pathname;
+const dataDir = process.env.PGLITE_DATA_DIR ?? `${root}.data/pglite`;
+const port = process.env.PORT ?? "8787";
+const log = (line: string) => console.log(`[dev] ${line}`);
+
+/** A JWT secret kept in .data so session tokens survive restarts; JWT_SECRET overrides it. */
+function devJwtSecret(): string {
+  if (process.env.JWT_SECRET) return process.env.JWT_SECRET;
+  const file = `${root}.data/jwt-secret`;
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(`${root}.data`, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+async function main() {
+  const started = Date.now();
+  const db = await startLocalDatabase({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir,
+    pgPort: Number(process.env.PGLITE_PORT ?? 0),
+    log,
+  });
+  if (db.kind === "embedded") log(`embedded Postgres listening at ${db.url} (psql works too)`);
+  log(`database ready in ${((Date.now() - started) / 1000).toFixed(1)} s; starting wrangler dev`);
+
+  const vars: Record<string, string> = {
+    DATABASE_URL: db.url,
+    JWT_SECRET: devJwtSecret(),
+    ...(db.wsProxy ? { NEON_WS_PROXY: db.wsProxy } : {}),
+  };
+  for (const name of [
+    "AUTH_MESSAGE_PREFIX",
+    "EMBEDDER",
+    "EMBEDDING_API_URL",
+    "EMBEDDING_API_KEY",
+    "EMBEDDING_MODEL",
+  ]) {
+    const value = process.env[name];
+    if (value) vars[name] = value;
+  }
+  const args = [
+    "wrangler",
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    port,
+    "--show-interactive-dev-session=false",
+  ];
+  for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
+
+  const wrangler = spawn("npx", args, {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  });
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log("stopping");
+    if (wrangler.exitCode === null) wrangler.kill("SIGINT");
+    await db.stop().catch((err) => console.error("[dev] database did not stop cleanly", err));
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+  wrangler.on("exit", (code) => void stop(code ?? 0));
+}
+
+main().catch((err) => {
+  console.error("[dev] failed to start:", err instanceof Error ? err.message : err);
+  process.exit(1);
+});
