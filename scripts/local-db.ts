@@ -54,6 +54,10 @@ export async function startLocalDatabase(opts: LocalDatabaseOptions): Promise<Lo
     if (opts.dataDir !== "memory://") mkdirSync(opts.dataDir, { recursive: true });
     log(`starting embedded Postgres (PGlite + pgvector) in ${opts.dataDir}`);
     const pg = await PGlite.create({ dataDir: opts.dataDir, extensions: { vector } });
+    // PGlite is one session shared by every client, so database-level settings from the
+    // migrations (ALTER DATABASE … SET) never reach it: set them on the session itself.
+    await pg.exec("CREATE EXTENSION IF NOT EXISTS vector");
+    await pg.exec("SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100");
     const server = new PGLiteSocketServer({
       db: pg,
       host: "127.0.0.1",

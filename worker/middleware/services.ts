@@ -5,6 +5,7 @@ import { createEmbedder } from "../embed";
 import type { Embedder } from "../embed/embedder";
 import { parseConfig } from "../env";
 import { ApiError } from "../errors";
+import { afterResponse } from "../lib/after-response";
 
 /**
  * Builds the per-request clients. Workers have no module-level env, so nothing is cached
@@ -35,13 +36,6 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
   try {
     await next();
   } finally {
-    if (handle) {
-      const closing = handle.close().catch(() => {});
-      try {
-        c.executionCtx.waitUntil(closing);
-      } catch {
-        await closing;
-      }
-    }
+    if (handle) await afterResponse(c, handle.close(), "closing the database pool");
   }
 });

@@ -5,6 +5,7 @@ import { coreRoutes } from "./core";
 import { memoryRoutes } from "./memories";
 import { overviewRoutes } from "./overview";
 import { publicRoutes } from "./public";
+import { recallRoutes } from "./recall";
 import { relationRoutes } from "./relations";
 import { storeRoutes } from "./store";
 
@@ -13,6 +14,7 @@ export function registerRoutes(app: Hono<AppEnv>) {
   publicRoutes(app);
   authRoutes(app);
   storeRoutes(app);
+  recallRoutes(app);
   overviewRoutes(app);
   coreRoutes(app);
   relationRoutes(app);

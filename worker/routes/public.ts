@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import { AUTH_TOLERANCE_SECONDS } from "../auth/wallet";
 import type { AppEnv } from "../context";
 import { ApiError, errorBody } from "../errors";
+import { afterResponse } from "../lib/after-response";
 
 export const FREE_CALLS_PER_WALLET = 100;
 const INFO_MAX_AGE_SECONDS = 300;
@@ -48,14 +49,7 @@ export function publicRoutes(app: Hono<AppEnv>) {
       200,
       { "Cache-Control": `public, max-age=${INFO_MAX_AGE_SECONDS}` },
     );
-    if (cache) {
-      const put = cache.put(key, response.clone()).catch(() => {});
-      try {
-        c.executionCtx.waitUntil(put);
-      } catch {
-        await put;
-      }
-    }
+    if (cache) await afterResponse(c, cache.put(key, response.clone()), "caching free-tier info");
     return response;
   });
 }

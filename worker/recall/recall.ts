@@ -1,0 +1,270 @@
+/**
+ * Recall: candidates from the HNSW index (nearest vectors) and from the full-text index
+ * (any query lexeme), filtered in SQL before their LIMIT so filters never cause short pages,
+ * then every candidate is scored exactly (scoring.ts) and the best are returned.
+ */
+import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import { memories, relations } from "../../schema/tables";
+import type { DomainContext } from "../context";
+import * as f from "../memories/fields";
+import { filterConditions, type MemoryFilters } from "../memories/list";
+import { roundImportance, withTags } from "../memories/rows";
+import { type Signals, scoreMemory } from "./scoring";
+
+export const recallInput = z.object({
+  query: z
+    .string()
+    .max(32_768, "must be at most 32768 characters")
+    .refine((s) => s.trim().length > 0, "must not be empty"),
+  limit: z.number().int().min(1).max(100).optional(),
+  min_similarity: z.number().min(0).max(1).optional(),
+  namespace: f.scope.optional(),
+  session_id: f.scope.optional(),
+  agent_id: f.scope.optional(),
+  include_relations: z.boolean().optional(),
+  filters: z
+    .object({
+      tags: f.tags.optional(),
+      after: f.isoDate.optional(),
+      before: f.isoDate.optional(),
+      memory_type: f.memoryType.optional(),
+      pinned: z.boolean().optional(),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
+  since: f.isoDate.optional(),
+  until: f.isoDate.optional(),
+});
+export type RecallInput = z.output<typeof recallInput>;
+
+/** How many candidates each index contributes, per requested result. */
+const CANDIDATES_PER_RESULT = 5;
+const MIN_CANDIDATES = 50;
+const MAX_CANDIDATES = 500;
+/** Query lexemes used for keyword matching (a 32 KB query would otherwise OR thousands). */
+const MAX_QUERY_LEXEMES = 64;
+
+type CandidateRow = {
+  id: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  tags: string[];
+  importance: number;
+  namespace: string;
+  memory_type: string;
+  session_id: string | null;
+  agent_id: string | null;
+  pinned: boolean;
+  access_count: number;
+  created_at: Date | string;
+  accessed_at: Date | string;
+  vector_sim: number | string | null;
+  keyword: number | string | null;
+  relation_count: number | string;
+};
+
+export interface RecalledMemory {
+  id: string;
+  content: string;
+  similarity: number;
+  metadata: Record<string, unknown>;
+  tags: string[];
+  importance: number;
+  namespace: string;
+  memory_type: string;
+  session_id: string | null;
+  agent_id: string | null;
+  created_at: string;
+  access_count: number;
+  pinned: boolean;
+  relations?: RelationSummary[];
+  _signals: Signals;
+}
+
+export interface RelationSummary {
+  id: string;
+  source_id: string;
+  target_id: string;
+  relation_type: string;
+  direction: "outgoing" | "incoming";
+}
+
+export function recallFilters(input: RecallInput): MemoryFilters {
+  return {
+    namespace: input.namespace,
+    session_id: input.session_id,
+    agent_id: input.agent_id,
+    tags: input.filters?.tags,
+    after: input.filters?.after ?? input.since,
+    before: input.filters?.before ?? input.until,
+    memory_type: input.filters?.memory_type,
+    pinned: input.filters?.pinned,
+    metadata: input.filters?.metadata,
+  };
+}
+
+/** Scores the caller's memories against a query; the ranking is `score` descending. */
+export async function rankMemories(
+  ctx: DomainContext,
+  query: string,
+  filters: MemoryFilters,
+  limit: number,
+  minSimilarity = 0,
+): Promise<{ memories: RecalledMemory[]; queryTokens: number }> {
+  const { vectors, tokens } = await ctx.embedder.embed([query]);
+  const vector = vectors[0] ?? [];
+  const v = `[${vector.join(",")}]`;
+  const model = ctx.embedder.model;
+  const k = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
+  const where = and(...filterConditions(ctx.userId, filters)) as SQL;
+
+  const result = await ctx.db.execute<CandidateRow>(sql`
+    WITH qlex AS (
+      SELECT coalesce((array_agg(DISTINCT lexeme))[1:${MAX_QUERY_LEXEMES}], '{}') AS lex
+      FROM unnest(to_tsvector('english', ${query}))
+    ),
+    qt AS (
+      SELECT lex, CASE WHEN cardinality(lex) = 0 THEN NULL
+        ELSE array_to_string(ARRAY(SELECT quote_literal(l) FROM unnest(lex) AS l), ' | ')::tsquery
+        END AS tq
+      FROM qlex
+    ),
+    vec AS (
+      SELECT id FROM memories
+      WHERE ${where} AND embedding_model = ${model}
+      ORDER BY embedding <=> ${v}::vector
+      LIMIT ${k}
+    ),
+    kw AS (
+      SELECT id FROM memories, qt
+      WHERE ${where} AND qt.tq IS NOT NULL AND search @@ qt.tq
+      ORDER BY ts_rank_cd(search, qt.tq) DESC
+      LIMIT ${k}
+    ),
+    cand AS (SELECT id FROM vec UNION SELECT id FROM kw)
+    SELECT m.id, m.content, m.metadata, m.tags, m.importance, m.namespace, m.memory_type,
+      m.session_id, m.agent_id, m.pinned, m.access_count, m.created_at, m.accessed_at,
+      CASE WHEN m.embedding_model = ${model} THEN 1 - (m.embedding <=> ${v}::vector) ELSE 0 END
+        AS vector_sim,
+      CASE WHEN cardinality(qt.lex) = 0 THEN 0 ELSE
+        (SELECT count(*) FROM unnest(qt.lex) AS l WHERE m.search @@ quote_literal(l)::tsquery)::float8
+          / cardinality(qt.lex)
+      END AS keyword,
+      (SELECT count(*) FROM relations r
+        JOIN memories o ON o.id = CASE WHEN r.source_id = m.id THEN r.target_id ELSE r.source_id END
+        WHERE (r.source_id = m.id OR r.target_id = m.id)
+          AND o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
+      ) AS relation_count
+    FROM cand JOIN memories m ON m.id = cand.id CROSS JOIN qt`);
+
+  const now = Date.now();
+  const scored = result.rows.map((row) => {
+    const createdAt = new Date(row.created_at);
+    const { score, signals } = scoreMemory(
+      {
+        vector: Number(row.vector_sim ?? 0),
+        keyword: Number(row.keyword ?? 0),
+        importance: Number(row.importance),
+        memoryType: row.memory_type,
+        pinned: row.pinned,
+        accessCount: Number(row.access_count),
+        relationCount: Number(row.relation_count),
+        createdAt,
+        accessedAt: new Date(row.accessed_at),
+      },
+      now,
+    );
+    const memory: RecalledMemory = {
+      id: row.id,
+      content: row.content,
+      similarity: score,
+      metadata: withTags(row.metadata, row.tags),
+      tags: row.tags,
+      importance: roundImportance(Number(row.importance)),
+      namespace: row.namespace,
+      memory_type: row.memory_type,
+      session_id: row.session_id,
+      agent_id: row.agent_id,
+      created_at: createdAt.toISOString(),
+      access_count: Number(row.access_count),
+      pinned: row.pinned,
+      _signals: signals,
+    };
+    return memory;
+  });
+  const ranked = scored
+    .filter((m) => m.similarity >= minSimilarity)
+    .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))
+    .slice(0, limit);
+  return { memories: ranked, queryTokens: tokens };
+}
+
+/**
+ * Counts an access for each recalled memory. It is issued before the response is sent (so
+ * the per-request pool is still open) and awaited through waitUntil, off the response path.
+ */
+export function recordAccess(ctx: DomainContext, ids: string[]): Promise<void> {
+  if (ids.length === 0) return Promise.resolve();
+  return ctx.db
+    .update(memories)
+    .set({ accessCount: sql`${memories.accessCount} + 1`, accessedAt: sql`now()` })
+    .where(and(eq(memories.userId, ctx.userId), inArray(memories.id, ids)))
+    .then(() => undefined);
+}
+
+/** Relations of each memory whose other end is live, keyed by memory id. */
+export async function relationsOf(
+  ctx: DomainContext,
+  ids: string[],
+): Promise<Map<string, RelationSummary[]>> {
+  const out = new Map<string, RelationSummary[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return out;
+  const src = alias(memories, "src");
+  const dst = alias(memories, "dst");
+  const live = (m: typeof src | typeof dst) =>
+    sql`${m.deletedAt} IS NULL AND (${m.expiresAt} IS NULL OR ${m.expiresAt} > now())`;
+  const rows = await ctx.db
+    .select({
+      id: relations.id,
+      source_id: relations.sourceId,
+      target_id: relations.targetId,
+      relation_type: relations.relationType,
+    })
+    .from(relations)
+    .innerJoin(src, eq(src.id, relations.sourceId))
+    .innerJoin(dst, eq(dst.id, relations.targetId))
+    .where(
+      and(
+        eq(relations.userId, ctx.userId),
+        or(inArray(relations.sourceId, ids), inArray(relations.targetId, ids)),
+        live(src),
+        live(dst),
+      ),
+    )
+    .orderBy(relations.createdAt);
+  for (const r of rows) {
+    out.get(r.source_id)?.push({ ...r, direction: "outgoing" });
+    if (r.target_id !== r.source_id) out.get(r.target_id)?.push({ ...r, direction: "incoming" });
+  }
+  return out;
+}
+
+export async function recall(ctx: DomainContext, input: RecallInput) {
+  const { memories: ranked, queryTokens } = await rankMemories(
+    ctx,
+    input.query,
+    recallFilters(input),
+    input.limit ?? 5,
+    input.min_similarity ?? 0,
+  );
+  if (input.include_relations) {
+    const rels = await relationsOf(
+      ctx,
+      ranked.map((m) => m.id),
+    );
+    for (const m of ranked) m.relations = rels.get(m.id) ?? [];
+  }
+  return { memories: ranked, query_tokens: queryTokens };
+}

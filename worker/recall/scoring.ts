@@ -1,0 +1,105 @@
+/**
+ * The recall score, exactly as the spec's rules 1-6, with the choices the spec leaves open
+ * written down here and in the README:
+ *
+ *   hybrid          = 0.55·vector + 0.25·keyword + 0.20·recency                    (rule 1)
+ *   score           = hybrid · context_importance · access_boost · type_decay     (rule 2)
+ *   vector          = cosine similarity, clamped to 0-1                            (rule 3)
+ *   keyword         = share of the query's distinct lexemes (Postgres english stems)
+ *                     that the memory contains, 0-1                               (rule 3)
+ *   recency         = exp(-age_days / 30), age since created_at                   (rule 3)
+ *   effective_importance = 0.5 + 0.5·importance: importance scales a memory between
+ *                     half and full weight, so an importance-0 memory is damped, never erased
+ *   context_importance   = effective + (1 - effective)·relevance, relevance = max(vector,
+ *                     keyword): the more the memory answers this query, the less its stored
+ *                     importance holds it back                                     (rule 4)
+ *   access_boost    = min(1 + 0.1·access_count, 2)                                 (rule 5)
+ *   type_decay      = 0.5^(idle_days / (half_life · (1 + ln(1 + relation_count)))), where
+ *                     idle_days counts from accessed_at (set at store, reset by every recall:
+ *                     "accessing a memory resets its decay timer"); pinned → 1    (rule 6)
+ */
+import type { MemoryType } from "../memories/fields";
+
+export const WEIGHTS = { vector: 0.55, keyword: 0.25, recency: 0.2 } as const;
+export const RECENCY_DAYS = 30;
+
+export const HALF_LIFE_DAYS: Record<MemoryType, number> = {
+  correction: 180,
+  preference: 180,
+  decision: 90,
+  project: 30,
+  observation: 14,
+  general: 60,
+};
+
+const DAY_MS = 86_400_000;
+
+export interface ScoreInput {
+  vector: number;
+  keyword: number;
+  importance: number;
+  memoryType: string;
+  pinned: boolean;
+  accessCount: number;
+  relationCount: number;
+  createdAt: Date;
+  accessedAt: Date;
+}
+
+export interface Signals {
+  vector: number;
+  keyword: number;
+  recency: number;
+  base_importance: number;
+  effective_importance: number;
+  context_importance: number;
+  relation_count: number;
+  type_decay: number;
+}
+
+export interface Scored {
+  score: number;
+  signals: Signals;
+}
+
+const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
+
+export function typeDecay(
+  memoryType: string,
+  pinned: boolean,
+  relationCount: number,
+  idleDays: number,
+): number {
+  if (pinned) return 1;
+  const halfLife = HALF_LIFE_DAYS[memoryType as MemoryType] ?? HALF_LIFE_DAYS.general;
+  const slowed = halfLife * (1 + Math.log(1 + Math.max(0, relationCount)));
+  return 0.5 ** (Math.max(0, idleDays) / slowed);
+}
+
+export function scoreMemory(m: ScoreInput, now: number): Scored {
+  const vector = clamp01(m.vector);
+  const keyword = clamp01(m.keyword);
+  const ageDays = Math.max(0, (now - m.createdAt.getTime()) / DAY_MS);
+  const idleDays = Math.max(0, (now - m.accessedAt.getTime()) / DAY_MS);
+  const recency = Math.exp(-ageDays / RECENCY_DAYS);
+  const hybrid = WEIGHTS.vector * vector + WEIGHTS.keyword * keyword + WEIGHTS.recency * recency;
+  const base = clamp01(m.importance);
+  const effective = 0.5 + 0.5 * base;
+  const relevance = Math.max(vector, keyword);
+  const context = effective + (1 - effective) * relevance;
+  const accessBoost = Math.min(1 + 0.1 * Math.max(0, m.accessCount), 2);
+  const decay = typeDecay(m.memoryType, m.pinned, m.relationCount, idleDays);
+  return {
+    score: hybrid * context * accessBoost * decay,
+    signals: {
+      vector,
+      keyword,
+      recency,
+      base_importance: base,
+      effective_importance: effective,
+      context_importance: context,
+      relation_count: m.relationCount,
+      type_decay: decay,
+    },
+  };
+}
