@@ -11,5 +11,6 @@ const prefix = process.argv[3] ?? process.env.AUTH_MESSAGE_PREFIX ?? "service-au
 const account = privateKeyToAccount(key);
 const ts = Math.floor(Date.now() / 1000);
 const signature = await account.signMessage({ message: `${prefix}:${ts}` });
-if (!process.argv[2] && !process.env.PRIVATE_KEY) console.error(`wallet ${account.address} (key ${key})`);
+if (!process.argv[2] && !process.env.PRIVATE_KEY)
+  console.error(`wallet ${account.address} (key ${key})`);
 console.log(`${account.address}:${ts}:${signature}`);

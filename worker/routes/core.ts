@@ -4,16 +4,13 @@ import { type AppEnv, domain } from "../context";
 import { valid } from "../lib/validate";
 import { coreQuery, listCore, setPinned } from "../memories/core";
 import { uuid } from "../memories/fields";
-import { requireWallet } from "../middleware/auth";
 import { idParam } from "./memories";
 
 export function coreRoutes(app: Hono<AppEnv>) {
   const list = valid("query", coreQuery);
   // The spec's path, then the clients' aliases.
   for (const path of ["/v1/memories/core", "/v1/core-memories", "/v1/core"]) {
-    app.get(path, requireWallet, list, async (c) =>
-      c.json(await listCore(domain(c), c.req.valid("query"))),
-    );
+    app.get(path, list, async (c) => c.json(await listCore(domain(c), c.req.valid("query"))));
   }
 
   app.post("/v1/memories/core", valid("json", z.object({ memory_id: uuid })), async (c) => {

@@ -14,7 +14,6 @@ import {
 } from "../memories/list";
 import { searchMemories, searchQueryString } from "../memories/search";
 import { updateInput, updateMany, updateMemory } from "../memories/update";
-import { requireWallet } from "../middleware/auth";
 
 export const idParam = z.object({ id: uuid });
 
@@ -31,10 +30,6 @@ const idsInput = z.object({
 });
 
 export function memoryRoutes(app: Hono<AppEnv>) {
-  app.use("/v1/memories", requireWallet);
-  app.use("/v1/memories/*", requireWallet);
-  app.use("/v1/tags", requireWallet);
-
   app.get("/v1/memories", valid("query", listQuery), async (c) =>
     c.json(await listMemories(domain(c), c.req.valid("query"))),
   );

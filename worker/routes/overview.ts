@@ -6,29 +6,22 @@ import { exportMemories, exportQuery } from "../memories/export";
 import { scope } from "../memories/fields";
 import { searchInput, searchMemories } from "../memories/search";
 import { listNamespaces, memoryStats } from "../memories/stats";
-import { requireWallet } from "../middleware/auth";
 
 /** Search, export and the per-wallet overviews. */
 export function overviewRoutes(app: Hono<AppEnv>) {
-  app.post("/v1/search", requireWallet, valid("json", searchInput), async (c) =>
+  app.post("/v1/search", valid("json", searchInput), async (c) =>
     c.json(await searchMemories(domain(c), c.req.valid("json"))),
   );
 
-  app.get("/v1/export", requireWallet, valid("query", exportQuery), async (c) =>
+  app.get("/v1/export", valid("query", exportQuery), async (c) =>
     c.json(await exportMemories(domain(c), c.req.valid("query"))),
   );
 
-  app.get(
-    "/v1/namespaces",
-    requireWallet,
-    valid("query", z.object({ agent_id: scope.optional() })),
-    async (c) => c.json(await listNamespaces(domain(c), c.req.valid("query").agent_id)),
+  app.get("/v1/namespaces", valid("query", z.object({ agent_id: scope.optional() })), async (c) =>
+    c.json(await listNamespaces(domain(c), c.req.valid("query").agent_id)),
   );
 
-  app.get(
-    "/v1/stats",
-    requireWallet,
-    valid("query", z.object({ namespace: scope.optional() })),
-    async (c) => c.json(await memoryStats(domain(c), c.req.valid("query").namespace)),
+  app.get("/v1/stats", valid("query", z.object({ namespace: scope.optional() })), async (c) =>
+    c.json(await memoryStats(domain(c), c.req.valid("query").namespace)),
   );
 }

@@ -15,7 +15,7 @@ import {
 } from "../memories/relations";
 import { idParam } from "./memories";
 
-/** Relations, graph and history of one memory (auth comes from memoryRoutes' /v1/memories/*). */
+/** Relations, graph and history of one memory. */
 export function relationRoutes(app: Hono<AppEnv>) {
   const id = valid("param", idParam);
 

@@ -4,7 +4,6 @@ import { type AppEnv, domain } from "../context";
 import { valid } from "../lib/validate";
 import { LIMITS } from "../memories/fields";
 import { storeInput, storeMemories } from "../memories/store";
-import { requireWallet } from "../middleware/auth";
 
 const batchInput = z.object({
   memories: z
@@ -23,7 +22,7 @@ const importInput = z.object({
 });
 
 export function storeRoutes(app: Hono<AppEnv>) {
-  app.post("/v1/store", requireWallet, valid("json", storeInput), async (c) => {
+  app.post("/v1/store", valid("json", storeInput), async (c) => {
     const { items, tokensUsed } = await storeMemories(domain(c), [c.req.valid("json")]);
     const [item] = items;
     return c.json(
@@ -37,7 +36,7 @@ export function storeRoutes(app: Hono<AppEnv>) {
     );
   });
 
-  app.post("/v1/store/batch", requireWallet, valid("json", batchInput), async (c) => {
+  app.post("/v1/store/batch", valid("json", batchInput), async (c) => {
     const { items, tokensUsed } = await storeMemories(domain(c), c.req.valid("json").memories);
     return c.json(
       {
@@ -51,7 +50,7 @@ export function storeRoutes(app: Hono<AppEnv>) {
     );
   });
 
-  app.post("/v1/import", requireWallet, valid("json", importInput), async (c) => {
+  app.post("/v1/import", valid("json", importInput), async (c) => {
     const { items } = await storeMemories(domain(c), c.req.valid("json").memories);
     const skipped = items.filter((i) => i.deduplicated).length;
     return c.json({ imported: items.length - skipped, skipped, ids: items.map((i) => i.id) }, 201);
