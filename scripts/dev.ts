@@ -6,12 +6,12 @@
  *   4. `wrangler dev` on 127.0.0.1:8787 with those settings.
  * One Ctrl-C stops everything (the embedded database is closed cleanly).
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { startLocalDatabase } from "./local-db";
+import { ROOT, startWrangler } from "./service";
 
-const root = new URL("..", import.meta.url).pathname;
+const root = ROOT;
 const dataDir = process.env.PGLITE_DATA_DIR ?? `${root}.data/pglite`;
 const port = process.env.PORT ?? "8787";
 const log = (line: string) => console.log(`[dev] ${line}`);
@@ -53,22 +53,7 @@ async function main() {
     const value = process.env[name];
     if (value) vars[name] = value;
   }
-  const args = [
-    "wrangler",
-    "dev",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    port,
-    "--show-interactive-dev-session=false",
-  ];
-  for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
-
-  const wrangler = spawn("npx", args, {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-  });
+  const wrangler = startWrangler({ port: Number(port), vars });
 
   let stopping = false;
   const stop = async (code: number) => {

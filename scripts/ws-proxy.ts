@@ -33,7 +33,15 @@ export async function startWsProxy(port = 0, host = "127.0.0.1"): Promise<WsProx
     socket.on("data", (chunk) => ws.send(chunk));
     socket.on("close", () => ws.close());
     socket.on("error", () => ws.close());
-    ws.on("message", (data) => socket.write(data as Buffer));
+    ws.on("message", (data) => {
+      const chunk = data as Buffer;
+      socket.write(chunk);
+      // A Postgres server hangs up after Terminate; PGlite's socket server does not, and the
+      // Neon driver never closes its WebSocket after sending it (pg passes end()'s callback
+      // where the driver's socket expects an encoding). Without this every pooled connection
+      // would stay open and PGlite would refuse new ones once its 32 slots were used.
+      if (endsWithTerminate(chunk)) socket.end();
+    });
     ws.on("close", () => socket.destroy());
     ws.on("error", () => socket.destroy());
   });
@@ -47,4 +55,14 @@ export async function startWsProxy(port = 0, host = "127.0.0.1"): Promise<WsProx
         wss.close(() => resolve());
       }),
   };
+}
+
+/** The frontend Terminate message: 'X' and a length of 4. */
+const TERMINATE = Buffer.from([0x58, 0, 0, 0, 4]);
+
+function endsWithTerminate(chunk: Buffer): boolean {
+  return (
+    chunk.length >= TERMINATE.length &&
+    chunk.subarray(chunk.length - TERMINATE.length).equals(TERMINATE)
+  );
 }

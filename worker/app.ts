@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./context";
 import { ApiError, errorBody } from "./errors";
+import { Timings } from "./lib/timing";
 import { bodyGuard } from "./middleware/body";
 import { services } from "./middleware/services";
 import { registerRoutes } from "./routes";
@@ -15,9 +16,14 @@ export function createApp(): Hono<AppEnv> {
 
   app.use(async (c, next) => {
     const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+    const timings = new Timings();
     c.set("requestId", requestId);
+    c.set("timings", timings);
+    const started = performance.now();
     await next();
+    timings.add("total", performance.now() - started);
     c.header("x-request-id", requestId);
+    c.header("server-timing", timings.header());
   });
   app.use(bodyGuard);
   app.use(services);

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { Db } from "./db/client";
 import type { Embedder } from "./embed/embedder";
 import type { Config, Env } from "./env";
+import type { Timings } from "./lib/timing";
 
 /**
  * What every domain function receives: the database, the embedder and the caller.
@@ -19,12 +20,15 @@ export interface Caller {
   userId: string;
 }
 
-export interface DomainContext extends Services, Caller {}
+export interface DomainContext extends Services, Caller {
+  timings?: Timings;
+}
 
 export type AppEnv = {
   Bindings: Env;
   Variables: {
     requestId: string;
+    timings: Timings;
     services: Services;
     caller: Caller;
   };
@@ -46,5 +50,6 @@ export function domain(c: AppContext): DomainContext {
     },
     wallet: caller.wallet,
     userId: caller.userId,
+    timings: c.get("timings"),
   };
 }

@@ -45,7 +45,11 @@ export function jsonDepth(value: unknown): number {
 
 export const byteLength = (s: string) => new TextEncoder().encode(s).length;
 
-export const uuid = z.uuid({ message: "must be a UUID" });
+/**
+ * A UUID, lower-cased: Postgres accepts either case but returns lower case, and code that
+ * compares ids as strings (relations, graph walk) must see the same spelling.
+ */
+export const uuid = z.uuid({ message: "must be a UUID" }).transform((s) => s.toLowerCase());
 
 export const content = z
   .string()

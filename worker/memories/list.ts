@@ -1,6 +1,7 @@
 /** Reading memories: one, a filtered page, counts and tag tallies. */
 import {
   and,
+  arrayContains,
   arrayOverlaps,
   asc,
   count,
@@ -9,7 +10,7 @@ import {
   gt,
   gte,
   isNull,
-  lte,
+  lt,
   or,
   type SQL,
   sql,
@@ -72,8 +73,20 @@ export function filterConditions(userId: string, q: MemoryFilters, includeDelete
   const after = q.after ?? q.since;
   const before = q.before ?? q.until;
   if (after) conds.push(gte(memories.createdAt, after));
-  if (before) conds.push(lte(memories.createdAt, before));
-  if (q.metadata) conds.push(sql`${memories.metadata} @> ${JSON.stringify(q.metadata)}::jsonb`);
+  // Timestamps are stored to the microsecond but shown to the millisecond: `before` set to a
+  // memory's own created_at must still include it, so it covers that whole millisecond.
+  if (before) conds.push(lt(memories.createdAt, new Date(before.getTime() + 1)));
+  if (q.metadata) {
+    // Clients see `metadata.tags`, but tags live in their own column (stripped from the
+    // metadata jsonb), so a `tags` key of the filter is matched against that column.
+    const { tags: metaTags, ...rest } = q.metadata;
+    if (metaTags !== undefined) {
+      const valid = Array.isArray(metaTags) && metaTags.every((t) => typeof t === "string");
+      if (!valid) conds.push(sql`false`);
+      else if (metaTags.length > 0) conds.push(arrayContains(memories.tags, metaTags));
+    }
+    conds.push(sql`${memories.metadata} @> ${JSON.stringify(rest)}::jsonb`);
+  }
   return conds;
 }
 

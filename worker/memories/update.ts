@@ -107,7 +107,11 @@ export async function updateMemory(
         changes.metadata = patch.metadata;
       }
       set.tags = unique;
-      changes.tags = unique;
+      // History holds the changed fields only: tags count when sent, or when a metadata
+      // replacement actually changed them (not `tags: []` on every metadata PATCH).
+      const tagsChanged =
+        unique.length !== current.tags.length || unique.some((t, i) => t !== current.tags[i]);
+      if (patch.tags !== undefined || tagsChanged) changes.tags = unique;
     }
     if (patch.importance !== undefined) set.importance = changes.importance = patch.importance;
     if (patch.memory_type !== undefined) set.memoryType = changes.memory_type = patch.memory_type;

@@ -11,11 +11,14 @@ import { ensureUser } from "../users";
  */
 export const requireWallet = createMiddleware<AppEnv>(async (c, next) => {
   const { config, db } = c.get("services");
+  const timings = c.get("timings");
   const header = c.req.header("x-wallet-auth");
   const bearer = c.req.header("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
   let wallet: string;
   if (header) {
-    const check = await verifyWalletHeader(header, config.AUTH_MESSAGE_PREFIX);
+    const check = await timings.measure("auth", () =>
+      verifyWalletHeader(header, config.AUTH_MESSAGE_PREFIX),
+    );
     if (!check.ok) throw new ApiError("UNAUTHORIZED", check.reason);
     wallet = check.wallet;
   } else if (bearer) {
@@ -28,7 +31,7 @@ export const requireWallet = createMiddleware<AppEnv>(async (c, next) => {
       "Authentication required: send x-wallet-auth or Authorization: Bearer <token>",
     );
   }
-  const userId = await ensureUser(db, wallet);
+  const userId = await timings.measure("user", () => ensureUser(db, wallet));
   c.set("caller", { wallet, userId });
   await next();
 });

@@ -113,14 +113,15 @@ export async function rankMemories(
   limit: number,
   minSimilarity = 0,
 ): Promise<{ memories: RecalledMemory[]; queryTokens: number }> {
-  const { vectors, tokens } = await ctx.embedder.embed([query]);
+  const embed = () => ctx.embedder.embed([query]);
+  const { vectors, tokens } = await (ctx.timings?.measure("embed", embed) ?? embed());
   const vector = vectors[0] ?? [];
   const v = `[${vector.join(",")}]`;
   const model = ctx.embedder.model;
   const k = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
   const where = and(...filterConditions(ctx.userId, filters)) as SQL;
 
-  const result = await ctx.db.execute<CandidateRow>(sql`
+  const statement = sql`
     WITH qlex AS (
       SELECT coalesce((array_agg(DISTINCT lexeme))[1:${MAX_QUERY_LEXEMES}], '{}') AS lex
       FROM unnest(to_tsvector('english', ${query}))
@@ -157,8 +158,11 @@ export async function rankMemories(
         WHERE (r.source_id = m.id OR r.target_id = m.id)
           AND o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
       ) AS relation_count
-    FROM cand JOIN memories m ON m.id = cand.id CROSS JOIN qt`);
+    FROM cand JOIN memories m ON m.id = cand.id CROSS JOIN qt`;
+  const run = () => ctx.db.execute<CandidateRow>(statement);
+  const result = await (ctx.timings?.measure("sql", run) ?? run());
 
+  const scoring = performance.now();
   const now = Date.now();
   const scored = result.rows.map((row) => {
     const createdAt = new Date(row.created_at);
@@ -198,6 +202,7 @@ export async function rankMemories(
     .filter((m) => m.similarity >= minSimilarity)
     .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))
     .slice(0, limit);
+  ctx.timings?.add("score", performance.now() - scoring);
   return { memories: ranked, queryTokens: tokens };
 }
 

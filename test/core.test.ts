@@ -1,0 +1,278 @@
+/**
+ * Core (pinned) memories: POST /v1/memories/core, GET /v1/memories/core with its aliases
+ * GET /v1/core-memories and GET /v1/core, and DELETE /v1/memories/core/:id.
+ * Every test uses fresh wallets.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  expectError,
+  type Json,
+  MISSING_ID,
+  newWallet,
+  request,
+  signAuth,
+  type Wallet,
+} from "./helpers";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A text made of random made-up words, so that no two texts of a test are near-duplicates
+ * (the store merges memories whose embeddings have cosine similarity >= 0.95).
+ */
+function unique(label = "note"): string {
+  const word = () =>
+    Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join(
+      "",
+    );
+  return `${label} ${Array.from({ length: 6 }, word).join(" ")}`;
+}
+
+async function core(w: Wallet, query = "", path = "/v1/memories/core"): Promise<Json> {
+  const res = await w.get(`${path}${query ? `?${query}` : ""}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
+const sorted = (xs: string[]) => [...xs].sort();
+
+async function pin(w: Wallet, id: string) {
+  const res = await w.post("/v1/memories/core", { memory_id: id });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toEqual({ pinned: true, id });
+}
+
+describe("POST /v1/memories/core", () => {
+  it("pins a memory: {pinned:true,id}, and it shows in the core list", async () => {
+    const w = newWallet();
+    const content = unique("core");
+    const id = await w.store(content, { importance: 0.7, memory_type: "preference", tags: ["a"] });
+    const other = await w.store(unique("not-core"));
+    expect(await core(w)).toEqual({ memories: [], total: 0 });
+
+    await pin(w, id);
+    const m = (await w.get(`/v1/memories/${id}`)).body;
+    expect(m.pinned).toBe(true);
+
+    const list = await core(w);
+    expect(list.total).toBe(1);
+    expect(list.memories).toHaveLength(1);
+    const item = list.memories[0];
+    expect(item).toMatchObject({
+      id,
+      content,
+      importance: 0.7,
+      pinned: true,
+      memory_type: "preference",
+      tags: ["a"],
+      created_at: m.created_at,
+    });
+    expect(ids(list)).not.toContain(other);
+
+    // Pinning again is harmless.
+    await pin(w, id);
+    expect((await core(w)).total).toBe(1);
+  });
+
+  it("404 for unknown, deleted and another wallet's memory (left unpinned)", async () => {
+    const a = newWallet();
+    const b = newWallet();
+    const id = await a.store(unique("owned"));
+    const gone = await a.store(unique("gone"));
+    expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
+
+    expectError(await a.post("/v1/memories/core", { memory_id: MISSING_ID }), 404, "NOT_FOUND");
+    expectError(await a.post("/v1/memories/core", { memory_id: gone }), 404, "NOT_FOUND");
+    expectError(await b.post("/v1/memories/core", { memory_id: id }), 404, "NOT_FOUND");
+    expect((await a.get(`/v1/memories/${id}`)).body.pinned).toBe(false);
+    expect(await core(a)).toEqual({ memories: [], total: 0 });
+    expect(await core(b)).toEqual({ memories: [], total: 0 });
+  });
+
+  it("422 when memory_id is missing, not a UUID, or the body is not JSON", async () => {
+    const w = newWallet();
+    expectError(await w.post("/v1/memories/core", {}), 422, "VALIDATION_ERROR");
+    expectError(await w.post("/v1/memories/core"), 422, "VALIDATION_ERROR");
+    expectError(
+      await w.post("/v1/memories/core", { memory_id: "not-a-uuid" }),
+      422,
+      "VALIDATION_ERROR",
+    );
+    expectError(await w.post("/v1/memories/core", { memory_id: 7 }), 422, "VALIDATION_ERROR");
+    const malformed = await request("POST", "/v1/memories/core", {
+      rawBody: '{"memory_id": ',
+      headers: { "x-wallet-auth": await signAuth(w.account), "content-type": "application/json" },
+    });
+    expectError(malformed, 422, "VALIDATION_ERROR");
+  });
+});
+
+describe("GET /v1/memories/core", () => {
+  it("lists pinned memories only, with total, from every way of pinning", async () => {
+    const w = newWallet();
+    const atStore = await w.store(unique("at-store"), { pinned: true, importance: 0.9 });
+    const viaPatch = await w.store(unique("via-patch"), { importance: 0.6 });
+    const viaCore = await w.store(unique("via-core"), { importance: 0.3 });
+    await w.store(unique("plain"));
+    await w.store(unique("plain2"), { importance: 1 });
+
+    const patched = await w.patch(`/v1/memories/${viaPatch}`, { pinned: true });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    await pin(w, viaCore);
+
+    const list = await core(w);
+    expect(list.total).toBe(3);
+    expect(sorted(ids(list))).toEqual(sorted([atStore, viaPatch, viaCore]));
+    for (const item of list.memories) {
+      expect(item.pinned).toBe(true);
+      for (const key of ["id", "content", "importance", "pinned", "memory_type", "tags"]) {
+        expect(item, key).toHaveProperty(key);
+      }
+      expect(Number.isNaN(Date.parse(item.created_at))).toBe(false);
+      expect(Array.isArray(item.tags)).toBe(true);
+    }
+
+    // PATCH {pinned:false} takes it out again.
+    expect((await w.patch(`/v1/memories/${viaPatch}`, { pinned: false })).status).toBe(200);
+    const after = await core(w);
+    expect(sorted(ids(after))).toEqual(sorted([atStore, viaCore]));
+    expect(after.total).toBe(2);
+  });
+
+  it("filters by namespace and agent_id; pages with limit and offset", async () => {
+    const w = newWallet();
+    const a = await w.store(unique("a"), {
+      pinned: true,
+      namespace: "work",
+      agent_id: "bot",
+      importance: 0.9,
+    });
+    await sleep(5);
+    const b = await w.store(unique("b"), { pinned: true, namespace: "work", importance: 0.5 });
+    await sleep(5);
+    const c = await w.store(unique("c"), { pinned: true, agent_id: "bot", importance: 0.1 });
+    await w.store(unique("d"), { namespace: "work", agent_id: "bot" });
+
+    const work = await core(w, "namespace=work");
+    expect(sorted(ids(work))).toEqual(sorted([a, b]));
+    expect(work.total).toBe(2);
+    const bot = await core(w, "agent_id=bot");
+    expect(sorted(ids(bot))).toEqual(sorted([a, c]));
+    expect(bot.total).toBe(2);
+    expect(ids(await core(w, "namespace=work&agent_id=bot"))).toEqual([a]);
+    expect(await core(w, "namespace=none")).toEqual({ memories: [], total: 0 });
+
+    const all = await core(w);
+    expect(all.total).toBe(3);
+    const order = ids(all);
+    expect(sorted(order)).toEqual(sorted([a, b, c]));
+    const first = await core(w, "limit=1");
+    expect(ids(first)).toEqual([order[0]]);
+    expect(first.total).toBe(3);
+    const second = await core(w, "limit=1&offset=1");
+    expect(ids(second)).toEqual([order[1]]);
+    expect(second.total).toBe(3);
+    const tail = await core(w, "limit=2&offset=2");
+    expect(ids(tail)).toEqual([order[2]]);
+    expect((await core(w, "offset=3")).memories).toEqual([]);
+  });
+
+  it("defaults to 20 items and rejects limit outside 1..100", async () => {
+    const w = newWallet();
+    const batch = await w.post("/v1/store/batch", {
+      memories: Array.from({ length: 22 }, (_, i) => ({ content: unique(`c${i}`), pinned: true })),
+    });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+    expect(batch.body.deduplicated_count).toBe(0);
+    const page = await core(w);
+    expect(page.memories).toHaveLength(20);
+    expect(page.total).toBe(22);
+    expect((await core(w, "limit=100")).memories).toHaveLength(22);
+    expect((await core(w, "offset=20")).memories).toHaveLength(2);
+
+    for (const q of ["limit=0", "limit=101", "limit=abc", "offset=-1"]) {
+      expectError(await w.get(`/v1/memories/core?${q}`), 422, "VALIDATION_ERROR");
+    }
+  });
+
+  it("aliases /v1/core-memories and /v1/core return the same", async () => {
+    const w = newWallet();
+    const a = await w.store(unique("a"), { pinned: true, namespace: "x", agent_id: "ag" });
+    await w.store(unique("b"), { pinned: true });
+    await w.store(unique("c"));
+
+    for (const query of ["", "namespace=x", "agent_id=ag", "limit=1&offset=1"]) {
+      const spec = await core(w, query);
+      expect(await core(w, query, "/v1/core-memories"), query).toEqual(spec);
+      expect(await core(w, query, "/v1/core"), query).toEqual(spec);
+    }
+    expect(ids(await core(w, "namespace=x", "/v1/core"))).toEqual([a]);
+    expect((await core(w, "", "/v1/core-memories")).total).toBe(2);
+    expectError(await w.get("/v1/core?limit=0"), 422, "VALIDATION_ERROR");
+    expectError(await w.get("/v1/core-memories?limit=101"), 422, "VALIDATION_ERROR");
+  });
+
+  it("excludes deleted memories and never shows another wallet's", async () => {
+    const a = newWallet();
+    const b = newWallet();
+    const keep = await a.store(unique("keep"), { pinned: true });
+    const gone = await a.store(unique("gone"), { pinned: true });
+    expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
+    expect(ids(await core(a))).toEqual([keep]);
+    expect((await core(a)).total).toBe(1);
+
+    const mine = await b.store(unique("mine"), { pinned: true });
+    for (const path of ["/v1/memories/core", "/v1/core-memories", "/v1/core"]) {
+      const list = await core(b, "", path);
+      expect(ids(list), path).toEqual([mine]);
+      expect(list.total).toBe(1);
+    }
+  });
+});
+
+describe("DELETE /v1/memories/core/:id", () => {
+  it("unpins: {unpinned:true,id}; the memory still exists, unpinned", async () => {
+    const w = newWallet();
+    const content = unique("unpin-me");
+    const id = await w.store(content, { pinned: true });
+    const res = await w.del(`/v1/memories/core/${id}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ unpinned: true, id });
+
+    const m = await w.get(`/v1/memories/${id}`);
+    expect(m.status).toBe(200);
+    expect(m.body.pinned).toBe(false);
+    expect(m.body.content).toBe(content);
+    expect(await core(w)).toEqual({ memories: [], total: 0 });
+    expect((await w.get("/v1/memories")).body.total).toBe(1);
+
+    // Now it is not pinned: a second unpin is 404.
+    expectError(await w.del(`/v1/memories/core/${id}`), 404, "NOT_FOUND");
+  });
+
+  it("404 for a memory that is not pinned, unknown or deleted", async () => {
+    const w = newWallet();
+    const plain = await w.store(unique("plain"));
+    const gone = await w.store(unique("gone"), { pinned: true });
+    expect((await w.del(`/v1/memories/${gone}`)).status).toBe(200);
+    expectError(await w.del(`/v1/memories/core/${plain}`), 404, "NOT_FOUND");
+    expectError(await w.del(`/v1/memories/core/${MISSING_ID}`), 404, "NOT_FOUND");
+    expectError(await w.del(`/v1/memories/core/${gone}`), 404, "NOT_FOUND");
+    expect((await w.get(`/v1/memories/${plain}`)).body.pinned).toBe(false);
+  });
+
+  it("404 for another wallet's pinned memory, which stays pinned", async () => {
+    const a = newWallet();
+    const b = newWallet();
+    const id = await a.store(unique("a-core"), { pinned: true });
+    expectError(await b.del(`/v1/memories/core/${id}`), 404, "NOT_FOUND");
+    expect((await a.get(`/v1/memories/${id}`)).body.pinned).toBe(true);
+    expect(ids(await core(a))).toEqual([id]);
+  });
+
+  it("422 for a non-UUID id", async () => {
+    const w = newWallet();
+    expectError(await w.del("/v1/memories/core/not-a-uuid"), 422, "VALIDATION_ERROR");
+  });
+});

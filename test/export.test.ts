@@ -1,0 +1,444 @@
+/** GET /v1/export: JSON, CSV and Markdown exports with their filters. */
+import { describe, expect, it } from "vitest";
+import { expectError, type Json, newWallet, request, type Wallet } from "./helpers";
+
+/** Stores one memory and checks it made a new record (not merged into an earlier one). */
+async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
+  const res = await w.post("/v1/store", { content, ...fields });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expect(res.body.deduplicated).toBe(false);
+  return res.body.id as string;
+}
+
+async function exportOf(w: Wallet, query = ""): Promise<Json> {
+  const res = await w.get(`/v1/export${query}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+async function memoryOf(w: Wallet, id: string): Promise<Json> {
+  const res = await w.get(`/v1/memories/${id}`);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const CSV_HEADER = [
+  "id",
+  "namespace",
+  "content",
+  "memory_type",
+  "importance",
+  "tags",
+  "session_id",
+  "agent_id",
+  "pinned",
+  "immutable",
+  "expires_at",
+  "created_at",
+  "updated_at",
+  "access_count",
+  "deleted_at",
+  "metadata",
+];
+
+/** A strict RFC 4180 reader (CRLF records, quoted fields with doubled quotes). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let i = 0;
+  let quoted = false;
+  while (i < text.length) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+        i++;
+        continue;
+      }
+      field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"') {
+      if (field !== "") throw new Error(`quote inside an unquoted field at ${i}`);
+      quoted = true;
+      i++;
+    } else if (ch === ",") {
+      row.push(field);
+      field = "";
+      i++;
+    } else if (ch === "\r" && text[i + 1] === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+      i += 2;
+    } else if (ch === "\n" || ch === "\r") {
+      throw new Error(`bare line break outside quotes at ${i}`);
+    } else {
+      field += ch;
+      i++;
+    }
+  }
+  if (quoted) throw new Error("unterminated quoted field");
+  if (field !== "" || row.length > 0) throw new Error("last record lacks its CRLF");
+  return rows;
+}
+
+/** CSV rows as objects keyed by the header. */
+function csvRecords(text: string): Record<string, string>[] {
+  const [header, ...rows] = parseCsv(text);
+  if (!header) throw new Error("no header");
+  return rows.map((r) => {
+    expect(r).toHaveLength(header.length);
+    return Object.fromEntries(header.map((h, i) => [h, r[i] ?? ""]));
+  });
+}
+
+describe("GET /v1/export (JSON)", () => {
+  it("exports every live memory as JSON by default, oldest first", async () => {
+    const w = newWallet();
+    const a = await storeNew(w, "Backups run nightly at two in the morning", {
+      namespace: "ops",
+      tags: ["infra"],
+      metadata: { owner: "sam", level: { nested: true } },
+      importance: 0.8,
+      memory_type: "decision",
+      session_id: "sess-1",
+      agent_id: "agent-1",
+      pinned: true,
+    });
+    const b = await storeNew(w, "Prefers green tea over coffee in the afternoon", {
+      memory_type: "preference",
+    });
+    const body = await exportOf(w);
+    expect(Object.keys(body).sort()).toEqual(["count", "format", "memories"]);
+    expect(body.format).toBe("json");
+    expect(body.count).toBe(2);
+    // Each exported memory is the same object GET /v1/memories/:id returns.
+    expect(body.memories).toEqual([await memoryOf(w, a), await memoryOf(w, b)]);
+    const first = body.memories[0];
+    expect(first.content).toBe("Backups run nightly at two in the morning");
+    expect(first.metadata).toEqual({ owner: "sam", level: { nested: true }, tags: ["infra"] });
+    expect(first.pinned).toBe(true);
+    expect(first.importance).toBe(0.8);
+    expect("deleted_at" in first).toBe(false);
+
+    expect(await exportOf(w, "?format=json")).toEqual(body);
+  });
+
+  it("gives a fresh wallet an empty export", async () => {
+    const w = newWallet();
+    expect(await exportOf(w)).toEqual({ format: "json", memories: [], count: 0 });
+    const csv = await exportOf(w, "?format=csv");
+    expect(csv).toEqual({ format: "csv", memories: `${CSV_HEADER.join(",")}\r\n`, count: 0 });
+    const md = await exportOf(w, "?format=markdown");
+    expect(md.format).toBe("markdown");
+    expect(md.count).toBe(0);
+    expect(md.memories).toContain("0 memories.");
+  });
+
+  it("filters by namespace, memory_type, tags, session_id and agent_id", async () => {
+    const w = newWallet();
+    const m1 = await storeNew(w, "Deploy the billing service every Monday", {
+      namespace: "work",
+      memory_type: "project",
+      tags: ["deploy", "billing"],
+      session_id: "s1",
+      agent_id: "a1",
+    });
+    const m2 = await storeNew(w, "Dentist appointment moved to the ninth", {
+      namespace: "home",
+      memory_type: "observation",
+      tags: ["health"],
+      session_id: "s2",
+      agent_id: "a1",
+    });
+    const m3 = await storeNew(w, "Rotate the database credentials quarterly", {
+      namespace: "work",
+      memory_type: "decision",
+      tags: ["security", "deploy"],
+      session_id: "s1",
+      agent_id: "a2",
+    });
+    const m4 = await storeNew(w, "Call grandmother on her birthday in June");
+
+    expect(ids(await exportOf(w))).toEqual([m1, m2, m3, m4]);
+    const ns = await exportOf(w, "?namespace=work");
+    expect(ids(ns)).toEqual([m1, m3]);
+    expect(ns.count).toBe(2);
+    expect(ids(await exportOf(w, "?namespace=default"))).toEqual([m4]);
+    expect(ids(await exportOf(w, "?memory_type=observation"))).toEqual([m2]);
+    expect(ids(await exportOf(w, "?tags=deploy"))).toEqual([m1, m3]);
+    expect(ids(await exportOf(w, "?tags=health,security"))).toEqual([m2, m3]);
+    expect(ids(await exportOf(w, "?session_id=s1"))).toEqual([m1, m3]);
+    expect(ids(await exportOf(w, "?agent_id=a1"))).toEqual([m1, m2]);
+    expect(ids(await exportOf(w, "?namespace=work&agent_id=a2&tags=deploy"))).toEqual([m3]);
+    const none = await exportOf(w, "?namespace=nowhere");
+    expect(none).toEqual({ format: "json", memories: [], count: 0 });
+    // Filters apply to the other formats too.
+    const csv = await exportOf(w, "?format=csv&tags=deploy");
+    expect(csv.count).toBe(2);
+    expect(csvRecords(csv.memories).map((r) => r.id)).toEqual([m1, m3]);
+  });
+
+  it("filters by creation time with before and after", async () => {
+    const w = newWallet();
+    const m1 = await storeNew(w, "First entry: the greenhouse thermometer broke");
+    await sleep(30);
+    const m2 = await storeNew(w, "Second entry: ordered a replacement from the shop");
+    await sleep(30);
+    const m3 = await storeNew(w, "Third entry: installed it next to the tomatoes");
+    const t1 = Date.parse((await memoryOf(w, m1)).created_at);
+    const t2 = Date.parse((await memoryOf(w, m2)).created_at);
+    const t3 = Date.parse((await memoryOf(w, m3)).created_at);
+    expect(t2 - t1).toBeGreaterThanOrEqual(2);
+    expect(t3 - t2).toBeGreaterThanOrEqual(2);
+    // Boundaries strictly between two memories (created_at is shown to the millisecond).
+    const between12 = encodeURIComponent(new Date(t1 + 1).toISOString());
+    const between23 = encodeURIComponent(new Date(t2 + 1).toISOString());
+
+    expect(ids(await exportOf(w, `?after=${between12}`))).toEqual([m2, m3]);
+    expect(ids(await exportOf(w, `?after=${between23}`))).toEqual([m3]);
+    expect(ids(await exportOf(w, `?before=${between12}`))).toEqual([m1]);
+    expect(ids(await exportOf(w, `?before=${between23}`))).toEqual([m1, m2]);
+    expect(ids(await exportOf(w, `?after=${between12}&before=${between23}`))).toEqual([m2]);
+    expect(ids(await exportOf(w, "?after=2000-01-01&before=2999-12-31"))).toEqual([m1, m2, m3]);
+    expect((await exportOf(w, "?before=2000-01-01")).count).toBe(0);
+
+    // Both bounds are inclusive, also when given a memory's own created_at as returned.
+    const exact2 = encodeURIComponent((await memoryOf(w, m2)).created_at);
+    expect(ids(await exportOf(w, `?before=${exact2}`))).toEqual([m1, m2]);
+    expect(ids(await exportOf(w, `?after=${exact2}`))).toEqual([m2, m3]);
+    expect(ids(await exportOf(w, `?after=${exact2}&before=${exact2}`))).toEqual([m2]);
+  });
+
+  it("includes soft-deleted memories only with include_deleted=true", async () => {
+    const w = newWallet();
+    const live = await storeNew(w, "The spare key hangs behind the garage door");
+    const gone = await storeNew(w, "The wifi password is written on the fridge");
+    const before = Date.now();
+    expect((await w.del(`/v1/memories/${gone}`)).status).toBe(200);
+
+    const plain = await exportOf(w);
+    expect(ids(plain)).toEqual([live]);
+    expect(plain.count).toBe(1);
+    expect(await exportOf(w, "?include_deleted=false")).toEqual(plain);
+
+    const all = await exportOf(w, "?include_deleted=true");
+    expect(ids(all)).toEqual([live, gone]);
+    expect(all.count).toBe(2);
+    const [liveRow, goneRow] = all.memories;
+    expect(liveRow.deleted_at).toBeNull();
+    expect(goneRow.content).toBe("The wifi password is written on the fridge");
+    expect(typeof goneRow.deleted_at).toBe("string");
+    const deletedAt = Date.parse(goneRow.deleted_at);
+    expect(Math.abs(deletedAt - before)).toBeLessThan(60_000);
+    // Apart from deleted_at, the live memory is exported as it is read.
+    const { deleted_at: _d, ...rest } = liveRow;
+    expect(rest).toEqual(await memoryOf(w, live));
+
+    const csv = await exportOf(w, "?format=csv&include_deleted=true");
+    const records = csvRecords(csv.memories);
+    expect(records.map((r) => r.id)).toEqual([live, gone]);
+    expect(records[0]?.deleted_at).toBe("");
+    expect(records[1]?.deleted_at).toBe(goneRow.deleted_at);
+
+    const md = await exportOf(w, "?format=markdown&include_deleted=true");
+    expect(md.count).toBe(2);
+    expect(md.memories).toContain("The wifi password is written on the fridge");
+    expect(md.memories).toMatch(/### general · importance 0\.5 · deleted/);
+    expect((await exportOf(w, "?format=markdown")).memories).not.toContain("wifi password");
+  });
+
+  it("never exports expired memories", async () => {
+    const w = newWallet();
+    const keep = await storeNew(w, "Library books are due back on the fifteenth");
+    await storeNew(w, "Parking permit for the festival weekend", {
+      expires_at: new Date(Date.now() + 2000).toISOString(),
+    });
+    expect((await exportOf(w)).count).toBe(2);
+    await sleep(2500);
+    expect(ids(await exportOf(w))).toEqual([keep]);
+    expect(ids(await exportOf(w, "?include_deleted=true"))).toEqual([keep]);
+  });
+
+  it("rejects unknown formats and malformed parameters with 422", async () => {
+    const w = newWallet();
+    await storeNew(w, "Snow tyres go on in November");
+    for (const qs of [
+      "format=xml",
+      "format=JSON",
+      "include_deleted=maybe",
+      "include_deleted=yes",
+      "memory_type=gossip",
+      "before=last-tuesday",
+      "after=2024-13-45",
+    ]) {
+      expectError(await w.get(`/v1/export?${qs}`), 422, "VALIDATION_ERROR");
+    }
+  });
+
+  it("never exports another wallet's memories", async () => {
+    const a = newWallet();
+    const b = newWallet();
+    const mine = await storeNew(a, "Secret family recipe for plum dumplings", { namespace: "x" });
+    const deleted = await storeNew(a, "Old safe combination was 12-34-56", { namespace: "x" });
+    expect((await a.del(`/v1/memories/${deleted}`)).status).toBe(200);
+    const theirs = await storeNew(b, "Bicycle chain needs oil every month", { namespace: "x" });
+
+    for (const qs of ["", "?include_deleted=true", "?namespace=x&include_deleted=true"]) {
+      expect(ids(await exportOf(b, qs))).toEqual([theirs]);
+    }
+    for (const format of ["csv", "markdown"]) {
+      const out = await exportOf(b, `?format=${format}&include_deleted=true`);
+      expect(out.count).toBe(1);
+      expect(out.memories).not.toContain(mine);
+      expect(out.memories).not.toContain("plum dumplings");
+      expect(out.memories).not.toContain(deleted);
+      expect(out.memories).toContain(theirs);
+    }
+    expect(ids(await exportOf(a, "?include_deleted=true"))).toEqual([mine, deleted]);
+  });
+
+  it("requires authentication", async () => {
+    expectError(await request("GET", "/v1/export"), 401, "UNAUTHORIZED");
+  });
+});
+
+describe("GET /v1/export?format=csv", () => {
+  it("returns a header line and one RFC 4180 record per memory", async () => {
+    const w = newWallet();
+    const plain = await storeNew(w, "Plain words with nothing special", {
+      tags: ["one", "two"],
+      session_id: "sess",
+      agent_id: "bot",
+      importance: 0.25,
+      memory_type: "project",
+      metadata: { source: "chat", n: 3 },
+    });
+    const tricky = 'He said "hi, there", then left\nwithout a word'; // comma, quotes, newline
+    const trickyId = await storeNew(w, tricky, { namespace: "quotes" });
+    const crlf = "Windows line\r\nbreak, and a comma";
+    const crlfId = await storeNew(w, crlf, { namespace: "crlf" });
+
+    const body = await exportOf(w, "?format=csv");
+    expect(body.format).toBe("csv");
+    expect(body.count).toBe(3);
+    expect(typeof body.memories).toBe("string");
+    const text: string = body.memories;
+    expect(text.startsWith(`${CSV_HEADER.join(",")}\r\n`)).toBe(true);
+    expect(text.endsWith("\r\n")).toBe(true);
+    // Quotes are doubled inside a quoted field.
+    expect(text).toContain('"He said ""hi, there"", then left\nwithout a word"');
+
+    const rows = parseCsv(text);
+    expect(rows[0]).toEqual(CSV_HEADER);
+    expect(rows).toHaveLength(4);
+    const records = csvRecords(text);
+    const stored = await memoryOf(w, plain);
+    expect(records[0]).toEqual({
+      id: plain,
+      namespace: "default",
+      content: "Plain words with nothing special",
+      memory_type: "project",
+      importance: "0.25",
+      tags: "one;two",
+      session_id: "sess",
+      agent_id: "bot",
+      pinned: "false",
+      immutable: "false",
+      expires_at: "",
+      created_at: stored.created_at,
+      updated_at: stored.updated_at,
+      access_count: "0",
+      deleted_at: "",
+      metadata: JSON.stringify(stored.metadata),
+    });
+    expect(JSON.parse(records[0]?.metadata ?? "")).toEqual({
+      source: "chat",
+      n: 3,
+      tags: ["one", "two"],
+    });
+    expect(records[1]?.id).toBe(trickyId);
+    expect(records[1]?.content).toBe(tricky);
+    expect(records[1]?.namespace).toBe("quotes");
+    expect(records[2]?.id).toBe(crlfId);
+    expect(records[2]?.content).toBe(crlf);
+  });
+
+  it("neutralises cells that a spreadsheet would run as formulas", async () => {
+    const w = newWallet();
+    await storeNew(w, '=HYPERLINK("http://evil.example","click")', { namespace: "f1" });
+    await storeNew(w, "+1 for the proposal from Dana", { namespace: "f2" });
+    await storeNew(w, "-5 degrees expected tonight in the valley", { namespace: "f3" });
+    await storeNew(w, "@channel standup moved to ten", { namespace: "f4" });
+    await storeNew(w, "Safe sentence without a formula", { namespace: "f5" });
+    const records = csvRecords((await exportOf(w, "?format=csv")).memories);
+    expect(records.map((r) => r.content)).toEqual([
+      '\'=HYPERLINK("http://evil.example","click")',
+      "'+1 for the proposal from Dana",
+      "'-5 degrees expected tonight in the valley",
+      "'@channel standup moved to ten",
+      "Safe sentence without a formula",
+    ]);
+  });
+});
+
+describe("GET /v1/export?format=markdown", () => {
+  it("returns a Markdown document grouped by namespace", async () => {
+    const w = newWallet();
+    const a1 = await storeNew(w, "Alpha team retrospective notes from sprint twelve", {
+      namespace: "alpha",
+      tags: ["retro"],
+      memory_type: "project",
+      importance: 0.75,
+      pinned: true,
+    });
+    const b1 = await storeNew(w, "Beta customers asked for an offline mode", {
+      namespace: "beta",
+      session_id: "call-7",
+      agent_id: "scribe",
+    });
+    const a2 = await storeNew(w, "Alpha release candidate passed all smoke tests", {
+      namespace: "alpha",
+    });
+    const body = await exportOf(w, "?format=markdown");
+    expect(body.format).toBe("markdown");
+    expect(body.count).toBe(3);
+    const md: string = body.memories;
+    expect(typeof md).toBe("string");
+    expect(md.startsWith("# Memory export\n")).toBe(true);
+    expect(md).toContain("3 memories.");
+
+    const at = (s: string) => {
+      const i = md.indexOf(s);
+      expect(i, `missing ${s}`).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    // Both alpha memories come under "## alpha", before "## beta".
+    expect(md.match(/^## /gm)).toHaveLength(2);
+    expect(at("## alpha")).toBeLessThan(at("Alpha team retrospective"));
+    expect(at("Alpha team retrospective")).toBeLessThan(at("Alpha release candidate"));
+    expect(at("Alpha release candidate")).toBeLessThan(at("## beta"));
+    expect(at("## beta")).toBeLessThan(at("Beta customers asked"));
+
+    expect(md).toContain("### project · importance 0.75 · pinned");
+    expect(md).toContain(`- id: \`${a1}\``);
+    expect(md).toContain(`- id: \`${a2}\``);
+    expect(md).toContain(`- id: \`${b1}\``);
+    expect(md).toContain("- tags: `retro`");
+    expect(md).toContain("- session: call-7");
+    expect(md).toContain("- agent: scribe");
+    expect(md).toContain(`- created: ${(await memoryOf(w, a1)).created_at}`);
+  });
+});
