@@ -14,11 +14,10 @@
  * An immutable memory is never changed by a merge; the store still reports it as the
  * deduplicated id. Merges write no history entry (only PATCH does).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
-import type { DbOrTx } from "../db/client";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import * as f from "./fields";
@@ -74,7 +73,26 @@ export interface StoreResult {
   tokensUsed: number;
 }
 
-type DedupCandidate = {
+/** A memory as the batch will leave it: an existing row being merged into, or a new one. */
+interface Draft {
+  id: string;
+  isNew: boolean;
+  dirty: boolean;
+  namespace: string;
+  content: string;
+  vector: number[];
+  hash: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  importance: number;
+  pinned: boolean;
+  immutable: boolean;
+  expiresAt: Date | null;
+  input?: NewMemory;
+}
+
+type Nearest = {
+  i: number;
   id: string;
   content: string;
   tags: string[];
@@ -88,115 +106,188 @@ type DedupCandidate = {
 
 const vectorLiteral = (v: number[]) => `[${v.join(",")}]`;
 
+function dot(a: number[], b: number[]): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
+  return s;
+}
+
 /**
- * Stores memories in order, all or nothing: one embedding call for the batch, then one
- * transaction. Earlier items of a batch are visible to later ones, so near-duplicates inside
- * a batch merge too. Stores into one wallet's namespace are serialised with an advisory lock
- * so that two concurrent stores of the same text cannot both create a record.
+ * Stores memories in order, all or nothing, in a fixed number of round trips whatever the
+ * batch size: one embedding call, then one transaction that locks the namespaces, finds each
+ * item's nearest live memory in one query, merges in memory, inserts the new rows in one
+ * statement and updates the merged ones. Later items of a batch merge into earlier ones too.
+ * Stores into one wallet's namespace are serialised with an advisory lock so that two
+ * concurrent stores of the same text cannot both create a record.
  */
 export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Promise<StoreResult> {
   const { vectors, tokens } = await ctx.embedder.embed(inputs.map((m) => m.content));
+  if (vectors.length !== inputs.length) {
+    throw new ApiError("INTERNAL_ERROR", "Embedding count mismatch");
+  }
   const hashes = await Promise.all(inputs.map((m) => sha256Hex(m.content)));
   const model = ctx.embedder.model;
 
   const items = await ctx.db.transaction(async (tx) => {
-    const namespaces = [...new Set(inputs.map((m) => m.namespace))].sort();
-    for (const ns of namespaces) {
-      await tx.execute(
-        sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${ctx.userId}/${ns}`}, 0))`,
-      );
-    }
+    const lockKeys = [...new Set(inputs.map((m) => `${ctx.userId}/${m.namespace}`))].sort();
+    await tx.execute(sql`
+      SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+      FROM (SELECT unnest(${sql.param(lockKeys)}::text[]) AS k ORDER BY 1) AS keys`);
+
+    const nearest = await tx.execute<Nearest>(sql`
+      SELECT q.i, best.*
+      FROM unnest(${sql.param(inputs.map((_, i) => i))}::int[],
+                  ${sql.param(inputs.map((m) => m.namespace))}::text[],
+                  ${sql.param(vectors.map(vectorLiteral))}::text[]) AS q(i, ns, v)
+      CROSS JOIN LATERAL (
+        SELECT id, content, tags, importance, metadata, pinned, immutable, expires_at,
+               1 - (embedding <=> q.v::vector) AS similarity
+        FROM memories
+        WHERE ${liveMemory(ctx.userId)} AND namespace = q.ns AND embedding_model = ${model}
+        ORDER BY embedding <=> q.v::vector
+        LIMIT 1
+      ) AS best`);
+    const nearestOf = new Map(nearest.rows.map((r) => [Number(r.i), r]));
+
+    const drafts = new Map<string, Draft>();
     const out: StoredItem[] = [];
     for (const [i, input] of inputs.entries()) {
-      const vector = vectors[i];
-      const hash = hashes[i];
-      if (!vector || !hash) throw new ApiError("INTERNAL_ERROR", "Embedding count mismatch");
-      const existing = await findDuplicate(tx, ctx.userId, input.namespace, model, vector);
-      if (existing) {
-        await mergeInto(tx, existing, input, vector, hash, model);
-        out.push({ id: existing.id, deduplicated: true });
+      const vector = vectors[i] ?? [];
+      const hash = hashes[i] ?? "";
+      let target: Draft | undefined;
+      let best = DEDUP_THRESHOLD;
+      const fromDb = nearestOf.get(i);
+      if (fromDb && Number(fromDb.similarity) >= best && !drafts.has(fromDb.id)) {
+        best = Number(fromDb.similarity);
+        target = existingDraft(fromDb, input.namespace);
+      }
+      // Memories this batch already created or changed: compare with their current vectors.
+      for (const draft of drafts.values()) {
+        if (draft.namespace !== input.namespace) continue;
+        // A merged-into row that kept its text has no vector here: its similarity to this
+        // item is the one the nearest-memory query measured (when it was this item's nearest).
+        const similarity =
+          draft.vector.length > 0
+            ? dot(draft.vector, vector)
+            : fromDb?.id === draft.id
+              ? Number(fromDb.similarity)
+              : 0;
+        if (similarity >= best) {
+          best = similarity;
+          target = draft;
+        }
+      }
+      if (target) {
+        drafts.set(target.id, target);
+        merge(target, input, vector, hash);
+        out.push({ id: target.id, deduplicated: true });
         continue;
       }
-      const [row] = await tx
-        .insert(memories)
-        .values({
+      const draft: Draft = {
+        id: crypto.randomUUID(),
+        isNew: true,
+        dirty: true,
+        namespace: input.namespace,
+        content: input.content,
+        vector,
+        hash,
+        tags: input.tags,
+        metadata: input.metadata,
+        importance: input.importance,
+        pinned: input.pinned,
+        immutable: input.immutable,
+        expiresAt: input.expiresAt,
+        input,
+      };
+      drafts.set(draft.id, draft);
+      out.push({ id: draft.id, deduplicated: false });
+    }
+
+    const created = [...drafts.values()].filter((d) => d.isNew);
+    if (created.length > 0) {
+      await tx.insert(memories).values(
+        created.map((d) => ({
+          id: d.id,
           userId: ctx.userId,
-          namespace: input.namespace,
-          content: input.content,
-          metadata: input.metadata,
-          tags: input.tags,
-          importance: input.importance,
-          memoryType: input.memoryType,
-          sessionId: input.sessionId,
-          agentId: input.agentId,
-          pinned: input.pinned,
-          immutable: input.immutable,
-          expiresAt: input.expiresAt,
-          embedding: vector,
+          namespace: d.namespace,
+          content: d.content,
+          metadata: d.metadata,
+          tags: d.tags,
+          importance: d.importance,
+          memoryType: d.input?.memoryType ?? "general",
+          sessionId: d.input?.sessionId ?? null,
+          agentId: d.input?.agentId ?? null,
+          pinned: d.pinned,
+          immutable: d.immutable,
+          expiresAt: d.expiresAt,
+          embedding: d.vector,
           embeddingModel: model,
-          contentHash: hash,
+          contentHash: d.hash,
+        })),
+      );
+    }
+    for (const d of drafts.values()) {
+      if (d.isNew || !d.dirty) continue;
+      await tx
+        .update(memories)
+        .set({
+          ...(d.vector.length > 0
+            ? {
+                content: d.content,
+                embedding: d.vector,
+                embeddingModel: model,
+                contentHash: d.hash,
+              }
+            : {}),
+          tags: d.tags,
+          metadata: d.metadata,
+          importance: d.importance,
+          pinned: d.pinned,
+          expiresAt: d.expiresAt,
+          updatedAt: sql`now()`,
         })
-        .returning({ id: memories.id });
-      if (!row) throw new ApiError("INTERNAL_ERROR", "Insert returned no row");
-      out.push({ id: row.id, deduplicated: false });
+        .where(eq(memories.id, d.id));
     }
     return out;
   });
   return { items, tokensUsed: tokens };
 }
 
-/** The most similar live memory in the namespace, if it is at or above the threshold. */
-async function findDuplicate(
-  tx: DbOrTx,
-  userId: string,
-  namespace: string,
-  model: string,
-  vector: number[],
-): Promise<DedupCandidate | undefined> {
-  const v = vectorLiteral(vector);
-  const result = await tx.execute<DedupCandidate>(sql`
-    SELECT id, content, tags, importance, metadata, pinned, immutable, expires_at,
-           1 - (embedding <=> ${v}::vector) AS similarity
-    FROM memories
-    WHERE ${liveMemory(userId)} AND ${eq(memories.namespace, namespace)}
-      AND ${eq(memories.embeddingModel, model)}
-    ORDER BY embedding <=> ${v}::vector
-    LIMIT 1`);
-  const best = result.rows[0];
-  return best && Number(best.similarity) >= DEDUP_THRESHOLD ? best : undefined;
+function existingDraft(row: Nearest, namespace: string): Draft {
+  return {
+    id: row.id,
+    isNew: false,
+    dirty: false,
+    namespace,
+    content: row.content,
+    // Empty until a merge replaces the text: the stored vector is not fetched (see above).
+    vector: [],
+    hash: "",
+    tags: row.tags,
+    metadata: row.metadata,
+    importance: Number(row.importance),
+    pinned: row.pinned,
+    immutable: row.immutable,
+    expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+  };
 }
 
-async function mergeInto(
-  tx: DbOrTx,
-  existing: DedupCandidate,
-  input: NewMemory,
-  vector: number[],
-  hash: string,
-  model: string,
-): Promise<void> {
-  if (existing.immutable) return;
-  const takeNew = !existing.content.toLowerCase().includes(input.content.toLowerCase());
-  const tags = f.mergeTags(existing.tags, input.tags).slice(0, f.LIMITS.tags);
-  const merged = { ...existing.metadata, ...input.metadata };
-  const metadata =
-    f.byteLength(JSON.stringify(merged)) <= f.LIMITS.metadataBytes ? merged : existing.metadata;
-  const existingExpiry = existing.expires_at ? new Date(existing.expires_at) : null;
-  const expiresAt =
-    existingExpiry && input.expiresAt
-      ? new Date(Math.max(existingExpiry.getTime(), input.expiresAt.getTime()))
+/** Applies the merge rules of the header comment to a draft. */
+function merge(target: Draft, input: NewMemory, vector: number[], hash: string): void {
+  if (target.immutable) return;
+  if (!target.content.toLowerCase().includes(input.content.toLowerCase())) {
+    target.content = input.content;
+    target.vector = vector;
+    target.hash = hash;
+  }
+  target.tags = f.mergeTags(target.tags, input.tags).slice(0, f.LIMITS.tags);
+  const metadata = { ...target.metadata, ...input.metadata };
+  if (f.byteLength(JSON.stringify(metadata)) <= f.LIMITS.metadataBytes) target.metadata = metadata;
+  target.importance = Math.max(target.importance, input.importance);
+  target.pinned = target.pinned || input.pinned;
+  target.expiresAt =
+    target.expiresAt && input.expiresAt
+      ? new Date(Math.max(target.expiresAt.getTime(), input.expiresAt.getTime()))
       : null;
-  await tx
-    .update(memories)
-    .set({
-      ...(takeNew
-        ? { content: input.content, embedding: vector, embeddingModel: model, contentHash: hash }
-        : {}),
-      tags,
-      metadata,
-      importance: Math.max(Number(existing.importance), input.importance),
-      pinned: existing.pinned || input.pinned,
-      expiresAt,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(memories.id, existing.id)));
+  target.dirty = true;
 }
