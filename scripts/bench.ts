@@ -22,7 +22,7 @@ import { memories, users } from "../schema/tables";
 import { connectDb } from "../worker/db/client";
 import { LocalEmbedder } from "../worker/embed/local";
 import { startLocalDatabase } from "./local-db";
-import { ROOT, startWrangler, waitForHealth } from "./service";
+import { assertPortFree, ROOT, startWrangler, waitForHealth } from "./service";
 
 const { values: args } = parseArgs({
   options: {
@@ -235,6 +235,7 @@ function queryFor(texts: string[], r: () => number): string {
 // ---------------------------------------------------------------- main
 async function main() {
   mkdirSync(args.out ?? "bench-results", { recursive: true });
+  await assertPortFree(BASE);
   const t0 = Date.now();
   const database = await startLocalDatabase({
     databaseUrl: process.env.DATABASE_URL || undefined,
@@ -252,7 +253,7 @@ async function main() {
     },
   });
   const stop = async () => {
-    service.kill("SIGINT");
+    service.stop();
     await database.stop();
   };
   process.on("SIGINT", () => void stop().then(() => process.exit(130)));

@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { startLocalDatabase } from "./local-db";
-import { ROOT, startWrangler } from "./service";
+import { assertPortFree, ROOT, startWrangler } from "./service";
 
 const root = ROOT;
 const dataDir = process.env.PGLITE_DATA_DIR ?? `${root}.data/pglite`;
@@ -28,6 +28,7 @@ function devJwtSecret(): string {
 }
 
 async function main() {
+  await assertPortFree(`http://127.0.0.1:${port}`);
   const started = Date.now();
   const db = await startLocalDatabase({
     databaseUrl: process.env.DATABASE_URL || undefined,
@@ -54,19 +55,20 @@ async function main() {
     if (value) vars[name] = value;
   }
   const wrangler = startWrangler({ port: Number(port), vars });
+  const child = wrangler.child;
 
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     log("stopping");
-    if (wrangler.exitCode === null) wrangler.kill("SIGINT");
+    wrangler.stop();
     await db.stop().catch((err) => console.error("[dev] database did not stop cleanly", err));
     process.exit(code);
   };
   process.on("SIGINT", () => void stop(0));
   process.on("SIGTERM", () => void stop(0));
-  wrangler.on("exit", (code) => void stop(code ?? 0));
+  child.on("exit", (code) => void stop(code ?? 0));
 }
 
 main().catch((err) => {

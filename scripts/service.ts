@@ -12,7 +12,13 @@ export interface ServiceOptions {
   quiet?: boolean;
 }
 
-export function startWrangler(opts: ServiceOptions): ChildProcess {
+export interface Service {
+  child: ChildProcess;
+  /** Stops wrangler and its workerd children (the whole process group). */
+  stop(): void;
+}
+
+export function startWrangler(opts: ServiceOptions): Service {
   const args = [
     "wrangler",
     "dev",
@@ -24,11 +30,34 @@ export function startWrangler(opts: ServiceOptions): ChildProcess {
   ];
   if (opts.quiet) args.push("--log-level", "warn");
   for (const [k, v] of Object.entries(opts.vars)) args.push("--var", `${k}:${v}`);
-  return spawn("npx", args, {
+  // Its own process group, so that stop() reaches npx, wrangler and workerd alike.
+  const child = spawn("npx", args, {
     cwd: ROOT,
+    detached: true,
     stdio: opts.quiet ? ["ignore", "ignore", "inherit"] : "inherit",
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   });
+  return {
+    child,
+    stop() {
+      if (child.pid === undefined || child.exitCode !== null) return;
+      try {
+        process.kill(-child.pid, "SIGINT");
+      } catch {
+        child.kill("SIGINT");
+      }
+    },
+  };
+}
+
+/** Fails fast when something already answers on the port (an old dev server, say). */
+export async function assertPortFree(baseUrl: string): Promise<void> {
+  try {
+    await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(1000) });
+  } catch {
+    return;
+  }
+  throw new Error(`something is already listening at ${baseUrl}; stop it or choose another port`);
 }
 
 /** Polls /health until the service answers 200 (wrangler prints "Ready" before it is). */

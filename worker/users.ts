@@ -1,5 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "./db/client";
+import { BoundedMap } from "./lib/bounded-map";
+
+/** wallet → user id; a user row is never deleted or re-keyed, so this never goes stale. */
+const userIds = new BoundedMap<string, string>(10_000);
 
 /**
  * The user id of a wallet, creating the user on first sight. One round trip, and no write
@@ -7,6 +11,8 @@ import type { DbOrTx } from "./db/client";
  */
 export async function ensureUser(db: DbOrTx, wallet: string): Promise<string> {
   const lower = wallet.toLowerCase();
+  const cached = userIds.get(lower);
+  if (cached) return cached;
   const result = await db.execute<{ id: string }>(sql`
     WITH found AS (SELECT id FROM users WHERE wallet = ${lower}),
     inserted AS (
@@ -17,5 +23,6 @@ export async function ensureUser(db: DbOrTx, wallet: string): Promise<string> {
     SELECT id FROM found UNION ALL SELECT id FROM inserted LIMIT 1`);
   const row = result.rows[0];
   if (!row) throw new Error("user lookup returned no row");
+  userIds.set(lower, row.id);
   return row.id;
 }

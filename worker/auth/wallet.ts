@@ -1,4 +1,5 @@
 import { type Hex, isAddress, verifyMessage } from "viem";
+import { BoundedMap } from "../lib/bounded-map";
 
 /** How far a signed timestamp may be from the server's clock, either way (spec: 300 s). */
 export const AUTH_TOLERANCE_SECONDS = 300;
@@ -39,8 +40,33 @@ export async function verifyWalletSignature(
   }
 }
 
+/**
+ * Headers whose signature was already verified, by prefix and value. An agent reuses one
+ * signed header for many requests within its 300 s window; the timestamp is still checked on
+ * every use, only the secp256k1 recovery (~1.5 ms) is skipped.
+ */
+const verified = new BoundedMap<string, string>(10_000);
+
 /** Parses and verifies an `x-wallet-auth` header value. */
-export function verifyWalletHeader(value: string, prefix: string): Promise<WalletCheck> {
+export async function verifyWalletHeader(value: string, prefix: string): Promise<WalletCheck> {
+  const key = `${prefix}\n${value.trim()}`;
+  const known = verified.get(key);
+  const check = known
+    ? checkTimestampOnly(value, known)
+    : await verifyWalletHeaderUncached(value, prefix);
+  if (check.ok && !known) verified.set(key, check.wallet);
+  return check;
+}
+
+function checkTimestampOnly(value: string, wallet: string): WalletCheck {
+  const ts = Number(value.trim().split(":")[1]);
+  const now = Math.floor(Date.now() / 1000);
+  return Math.abs(now - ts) > AUTH_TOLERANCE_SECONDS
+    ? { ok: false, reason: "Timestamp expired or too far in the future" }
+    : { ok: true, wallet };
+}
+
+function verifyWalletHeaderUncached(value: string, prefix: string): Promise<WalletCheck> {
   const parts = value.trim().split(":");
   if (parts.length !== 3) {
     return Promise.resolve({
