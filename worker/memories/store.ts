@@ -21,6 +21,7 @@ import type { DomainContext } from "../context";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import * as f from "./fields";
+import { EXACT_SCAN_MAX } from "./nearest";
 import { liveMemory } from "./rows";
 
 export const DEDUP_THRESHOLD = 0.95;
@@ -134,18 +135,31 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
       SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
       FROM (SELECT unnest(${sql.param(lockKeys)}::text[]) AS k ORDER BY 1) AS keys`);
 
+    // Nearest live memory of each item's namespace: exact scan for small namespaces, HNSW
+    // above EXACT_SCAN_MAX (see nearest.ts); the size test is a one-time filter per branch.
+    const nearestCols = sql`id, content, tags, importance, metadata, pinned, immutable, expires_at,
+      1 - (embedding <=> q.v) AS similarity`;
+    const inScope = sql`${liveMemory(ctx.userId)} AND namespace = q.ns AND embedding_model = ${model}`;
     const nearest = await tx.execute<Nearest>(sql`
+      WITH q AS MATERIALIZED (
+        SELECT i, ns, v::vector AS v
+        FROM unnest(${sql.param(inputs.map((_, i) => i))}::int[],
+                    ${sql.param(inputs.map((m) => m.namespace))}::text[],
+                    ${sql.param(vectors.map(vectorLiteral))}::text[]) AS u(i, ns, v)
+      ),
+      sizes AS MATERIALIZED (
+        SELECT ns, (SELECT count(*) FROM (SELECT 1 FROM memories
+          WHERE ${liveMemory(ctx.userId)} AND namespace = d.ns LIMIT ${EXACT_SCAN_MAX + 1}) s) AS n
+        FROM (SELECT DISTINCT ns FROM q) d
+      )
       SELECT q.i, best.*
-      FROM unnest(${sql.param(inputs.map((_, i) => i))}::int[],
-                  ${sql.param(inputs.map((m) => m.namespace))}::text[],
-                  ${sql.param(vectors.map(vectorLiteral))}::text[]) AS q(i, ns, v)
+      FROM q JOIN sizes ON sizes.ns = q.ns
       CROSS JOIN LATERAL (
-        SELECT id, content, tags, importance, metadata, pinned, immutable, expires_at,
-               1 - (embedding <=> q.v::vector) AS similarity
-        FROM memories
-        WHERE ${liveMemory(ctx.userId)} AND namespace = q.ns AND embedding_model = ${model}
-        ORDER BY embedding <=> q.v::vector
-        LIMIT 1
+        (SELECT ${nearestCols} FROM memories WHERE ${inScope} AND sizes.n <= ${EXACT_SCAN_MAX}
+          ORDER BY (embedding <=> q.v) + 0 LIMIT 1)
+        UNION ALL
+        (SELECT ${nearestCols} FROM memories WHERE ${inScope} AND sizes.n > ${EXACT_SCAN_MAX}
+          ORDER BY embedding <=> q.v LIMIT 1)
       ) AS best`);
     const nearestOf = new Map(nearest.rows.map((r) => [Number(r.i), r]));
 

@@ -10,6 +10,7 @@ import { memories, relations } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import * as f from "../memories/fields";
 import { filterConditions, type MemoryFilters } from "../memories/list";
+import { EXACT_SCAN_MAX } from "../memories/nearest";
 import { roundImportance, withTags } from "../memories/rows";
 import { type Signals, scoreMemory } from "./scoring";
 
@@ -105,6 +106,63 @@ export function recallFilters(input: RecallInput): MemoryFilters {
   };
 }
 
+/** The candidate-and-signals query of recall (exported for EXPLAIN in benchmarks). */
+export function recallStatement(
+  where: SQL,
+  query: string,
+  v: string,
+  model: string,
+  k: number,
+): SQL {
+  return sql`
+    WITH qlex AS (
+      SELECT coalesce((array_agg(DISTINCT lexeme))[1:${MAX_QUERY_LEXEMES}], '{}') AS lex
+      FROM unnest(to_tsvector('english', ${query}))
+    ),
+    qt AS (
+      SELECT lex, CASE WHEN cardinality(lex) = 0 THEN NULL
+        ELSE array_to_string(ARRAY(SELECT quote_literal(l) FROM unnest(lex) AS l), ' | ')::tsquery
+        END AS tq
+      FROM qlex
+    ),
+    scope AS MATERIALIZED (
+      SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE ${where} LIMIT ${EXACT_SCAN_MAX + 1}) s
+    ),
+    vec_exact AS (
+      SELECT id FROM memories
+      WHERE ${where} AND embedding_model = ${model} AND (SELECT n FROM scope) <= ${EXACT_SCAN_MAX}
+      ORDER BY (embedding <=> ${v}::vector) + 0
+      LIMIT ${k}
+    ),
+    vec_ann AS (
+      SELECT id FROM memories
+      WHERE ${where} AND embedding_model = ${model} AND (SELECT n FROM scope) > ${EXACT_SCAN_MAX}
+      ORDER BY embedding <=> ${v}::vector
+      LIMIT ${k}
+    ),
+    kw AS (
+      SELECT id FROM memories, qt
+      WHERE ${where} AND qt.tq IS NOT NULL AND search @@ qt.tq
+      ORDER BY ts_rank_cd(search, qt.tq) DESC
+      LIMIT ${k}
+    ),
+    cand AS (SELECT id FROM vec_exact UNION SELECT id FROM vec_ann UNION SELECT id FROM kw)
+    SELECT m.id, m.content, m.metadata, m.tags, m.importance, m.namespace, m.memory_type,
+      m.session_id, m.agent_id, m.pinned, m.access_count, m.created_at, m.accessed_at,
+      CASE WHEN m.embedding_model = ${model} THEN 1 - (m.embedding <=> ${v}::vector) ELSE 0 END
+        AS vector_sim,
+      CASE WHEN cardinality(qt.lex) = 0 THEN 0 ELSE
+        (SELECT count(*) FROM unnest(qt.lex) AS l WHERE m.search @@ quote_literal(l)::tsquery)::float8
+          / cardinality(qt.lex)
+      END AS keyword,
+      (SELECT count(*) FROM relations r
+        JOIN memories o ON o.id = CASE WHEN r.source_id = m.id THEN r.target_id ELSE r.source_id END
+        WHERE (r.source_id = m.id OR r.target_id = m.id)
+          AND o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
+      ) AS relation_count
+    FROM cand JOIN memories m ON m.id = cand.id CROSS JOIN qt`;
+}
+
 /** Scores the caller's memories against a query; the ranking is `score` descending. */
 export async function rankMemories(
   ctx: DomainContext,
@@ -121,44 +179,7 @@ export async function rankMemories(
   const k = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
   const where = and(...filterConditions(ctx.userId, filters)) as SQL;
 
-  const statement = sql`
-    WITH qlex AS (
-      SELECT coalesce((array_agg(DISTINCT lexeme))[1:${MAX_QUERY_LEXEMES}], '{}') AS lex
-      FROM unnest(to_tsvector('english', ${query}))
-    ),
-    qt AS (
-      SELECT lex, CASE WHEN cardinality(lex) = 0 THEN NULL
-        ELSE array_to_string(ARRAY(SELECT quote_literal(l) FROM unnest(lex) AS l), ' | ')::tsquery
-        END AS tq
-      FROM qlex
-    ),
-    vec AS (
-      SELECT id FROM memories
-      WHERE ${where} AND embedding_model = ${model}
-      ORDER BY embedding <=> ${v}::vector
-      LIMIT ${k}
-    ),
-    kw AS (
-      SELECT id FROM memories, qt
-      WHERE ${where} AND qt.tq IS NOT NULL AND search @@ qt.tq
-      ORDER BY ts_rank_cd(search, qt.tq) DESC
-      LIMIT ${k}
-    ),
-    cand AS (SELECT id FROM vec UNION SELECT id FROM kw)
-    SELECT m.id, m.content, m.metadata, m.tags, m.importance, m.namespace, m.memory_type,
-      m.session_id, m.agent_id, m.pinned, m.access_count, m.created_at, m.accessed_at,
-      CASE WHEN m.embedding_model = ${model} THEN 1 - (m.embedding <=> ${v}::vector) ELSE 0 END
-        AS vector_sim,
-      CASE WHEN cardinality(qt.lex) = 0 THEN 0 ELSE
-        (SELECT count(*) FROM unnest(qt.lex) AS l WHERE m.search @@ quote_literal(l)::tsquery)::float8
-          / cardinality(qt.lex)
-      END AS keyword,
-      (SELECT count(*) FROM relations r
-        JOIN memories o ON o.id = CASE WHEN r.source_id = m.id THEN r.target_id ELSE r.source_id END
-        WHERE (r.source_id = m.id OR r.target_id = m.id)
-          AND o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
-      ) AS relation_count
-    FROM cand JOIN memories m ON m.id = cand.id CROSS JOIN qt`;
+  const statement = recallStatement(where, query, v, model, k);
   const run = () => ctx.db.execute<CandidateRow>(statement);
   const result = await (ctx.timings?.measure("sql", run) ?? run());
 
