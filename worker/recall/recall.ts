@@ -1,7 +1,9 @@
 /**
- * Recall: candidates from the HNSW index (nearest vectors) and from the full-text index
- * (any query lexeme), filtered in SQL before their LIMIT so filters never cause short pages,
- * then every candidate is scored exactly (scoring.ts) and the best are returned.
+ * Recall. When at most EXACT_SCAN_MAX memories pass the filters, every one of them is scored
+ * (scoring.ts), so the ranking is exactly a brute-force ranking. Above that, candidates come
+ * from the HNSW index (nearest vectors), the full-text index (any query lexeme) and the most
+ * accessed memories (access_boost can double a score), each filtered in SQL before its
+ * LIMIT so filters never cause short pages; the candidates are then scored exactly.
  */
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -128,11 +130,8 @@ export function recallStatement(
     scope AS MATERIALIZED (
       SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE ${where} LIMIT ${EXACT_SCAN_MAX + 1}) s
     ),
-    vec_exact AS (
-      SELECT id FROM memories
-      WHERE ${where} AND embedding_model = ${model} AND (SELECT n FROM scope) <= ${EXACT_SCAN_MAX}
-      ORDER BY (embedding <=> ${v}::vector) + 0
-      LIMIT ${k}
+    exact AS (
+      SELECT id FROM memories WHERE ${where} AND (SELECT n FROM scope) <= ${EXACT_SCAN_MAX}
     ),
     vec_ann AS (
       SELECT id FROM memories
@@ -142,11 +141,21 @@ export function recallStatement(
     ),
     kw AS (
       SELECT id FROM memories, qt
-      WHERE ${where} AND qt.tq IS NOT NULL AND search @@ qt.tq
+      WHERE ${where} AND (SELECT n FROM scope) > ${EXACT_SCAN_MAX}
+        AND qt.tq IS NOT NULL AND search @@ qt.tq
       ORDER BY ts_rank_cd(search, qt.tq) DESC
       LIMIT ${k}
     ),
-    cand AS (SELECT id FROM vec_exact UNION SELECT id FROM vec_ann UNION SELECT id FROM kw)
+    hot AS (
+      SELECT id FROM memories
+      WHERE ${where} AND (SELECT n FROM scope) > ${EXACT_SCAN_MAX} AND access_count > 0
+      ORDER BY access_count DESC
+      LIMIT ${k}
+    ),
+    cand AS (
+      SELECT id FROM exact UNION SELECT id FROM vec_ann UNION SELECT id FROM kw
+      UNION SELECT id FROM hot
+    )
     SELECT m.id, m.content, m.metadata, m.tags, m.importance, m.namespace, m.memory_type,
       m.session_id, m.agent_id, m.pinned, m.access_count, m.created_at, m.accessed_at,
       CASE WHEN m.embedding_model = ${model} THEN 1 - (m.embedding <=> ${v}::vector) ELSE 0 END

@@ -1,0 +1,442 @@
+/**
+ * GET /v1/suggested: memories worth a look in four categories (stale, decaying, hot, fresh,
+ * checked in that order), each with a review_score; counts per category; limit, category
+ * and scope filters; wallet isolation. Old timestamps are set directly in the database for
+ * a fresh wallet's memories (the API cannot backdate them).
+ */
+import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { connectDb, type Db } from "../worker/db/client";
+import { expectError, type Json, newWallet, request, type Wallet } from "./helpers";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sorted = (list: string[]) => [...list].sort();
+
+const ITEM_KEYS = [
+  "access_count",
+  "accessed_at",
+  "agent_id",
+  "category",
+  "content",
+  "created_at",
+  "id",
+  "importance",
+  "memory_type",
+  "metadata",
+  "namespace",
+  "relation_count",
+  "review_score",
+  "session_id",
+].sort();
+
+const dbEnv = env as unknown as { DATABASE_URL: string; NEON_WS_PROXY?: string };
+
+async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  const handle = connectDb(dbEnv.DATABASE_URL, dbEnv.NEON_WS_PROXY || undefined);
+  try {
+    return await fn(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+interface Backdate {
+  createdDaysAgo: number;
+  accessedDaysAgo: number;
+  accessCount?: number;
+}
+
+/** Moves a memory of the wallet back in time (and optionally sets its access count). */
+async function backdate(w: Wallet, changes: Record<string, Backdate>): Promise<void> {
+  await withDb(async (db) => {
+    const user = await db.execute<{ id: string }>(
+      sql`SELECT id FROM users WHERE wallet = ${w.address.toLowerCase()}`,
+    );
+    const userId = user.rows[0]?.id;
+    if (!userId) throw new Error("wallet has no user row");
+    for (const [id, c] of Object.entries(changes)) {
+      const res = await db.execute(sql`
+        UPDATE memories SET
+          created_at = now() - make_interval(secs => ${c.createdDaysAgo * 86400}),
+          accessed_at = now() - make_interval(secs => ${c.accessedDaysAgo * 86400}),
+          access_count = ${c.accessCount ?? 0}
+        WHERE id = ${id} AND user_id = ${userId}`);
+      expect(res.rowCount).toBe(1);
+    }
+  });
+}
+
+async function suggested(w: Wallet, query = ""): Promise<Json> {
+  const res = await w.get(`/v1/suggested${query ? `?${query}` : ""}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(Object.keys(res.body).sort()).toEqual(["categories", "suggested", "total"]);
+  expect(Object.keys(res.body.categories).sort()).toEqual(["decaying", "fresh", "hot", "stale"]);
+  for (const item of res.body.suggested) expect(Object.keys(item).sort()).toEqual(ITEM_KEYS);
+  for (let i = 1; i < res.body.suggested.length; i++) {
+    expect(res.body.suggested[i - 1].review_score).toBeGreaterThanOrEqual(
+      res.body.suggested[i].review_score,
+    );
+  }
+  return res.body;
+}
+
+async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
+  const res = await w.post("/v1/store", { content, ...fields });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  expect(res.body.deduplicated).toBe(false);
+  return res.body.id as string;
+}
+
+async function getMemory(w: Wallet, id: string): Promise<Json> {
+  const res = await w.get(`/v1/memories/${id}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+async function waitForAccessCount(w: Wallet, id: string, count: number): Promise<void> {
+  let m = await getMemory(w, id);
+  for (let i = 0; i < 50 && m.access_count < count; i++) {
+    await sleep(50);
+    m = await getMemory(w, id);
+  }
+  expect(m.access_count).toBe(count);
+}
+
+const byId = (body: Json) => new Map<string, Json>(body.suggested.map((s: Json) => [s.id, s]));
+
+describe("GET /v1/suggested: shape and fresh", () => {
+  it("a memory stored now and never accessed is fresh, with every documented field", async () => {
+    const w = newWallet();
+    const id = await storeNew(w, "Fresh idea: a rooftop garden for the office", {
+      importance: 0.6,
+      memory_type: "project",
+      namespace: "ideas",
+      session_id: "s-1",
+      agent_id: "a-1",
+      metadata: { source: "brainstorm", tags: ["garden"] },
+    });
+    const stored = await getMemory(w, id);
+    const body = await suggested(w);
+    expect(body.categories).toEqual({ stale: 0, fresh: 1, hot: 0, decaying: 0 });
+    expect(body.total).toBe(1);
+    expect(body.suggested).toHaveLength(1);
+    const item = body.suggested[0];
+    expect(item).toEqual({
+      id,
+      content: "Fresh idea: a rooftop garden for the office",
+      metadata: { source: "brainstorm", tags: ["garden"] },
+      importance: 0.6,
+      memory_type: "project",
+      namespace: "ideas",
+      session_id: "s-1",
+      agent_id: "a-1",
+      created_at: stored.created_at,
+      accessed_at: stored.accessed_at,
+      access_count: 0,
+      relation_count: 0,
+      category: "fresh",
+      review_score: expect.any(Number),
+    });
+    // fresh: importance · exp(−age_days / 7), age a few seconds
+    expect(item.review_score).toBeCloseTo(0.6, 4);
+    expect(item.review_score).toBeLessThanOrEqual(0.6);
+  });
+
+  it("relation_count counts relations whose other end is live", async () => {
+    const w = newWallet();
+    const a = await storeNew(w, "Hub memory about the river cleanup");
+    const b = await storeNew(w, "Volunteers for the river cleanup signed up");
+    const c = await storeNew(w, "Trash bags were ordered for the cleanup day");
+    const d = await storeNew(w, "Draft flyer for the cleanup, to be discarded");
+    for (const [s, t] of [
+      [a, b],
+      [c, a],
+      [a, d],
+    ] as const) {
+      const res = await w.post(`/v1/memories/${s}/relations`, {
+        target_id: t,
+        relation_type: "related_to",
+      });
+      expect(res.status).toBe(201);
+    }
+    expect((await w.del(`/v1/memories/${d}`)).status).toBe(200);
+    const body = await suggested(w);
+    const items = byId(body);
+    expect(items.size).toBe(3);
+    expect(items.get(a).relation_count).toBe(2);
+    expect(items.get(b).relation_count).toBe(1);
+    expect(items.get(c).relation_count).toBe(1);
+    expect(items.has(d)).toBe(false);
+    expect(body.categories).toEqual({ stale: 0, fresh: 3, hot: 0, decaying: 0 });
+  });
+
+  it("an empty wallet has no suggestions", async () => {
+    const w = newWallet();
+    expect(await suggested(w)).toEqual({
+      suggested: [],
+      categories: { stale: 0, fresh: 0, hot: 0, decaying: 0 },
+      total: 0,
+    });
+  });
+});
+
+describe("GET /v1/suggested: hot", () => {
+  it("a memory recalled 5 times is hot; once recalled it is no longer fresh", async () => {
+    const w = newWallet();
+    const hot = await storeNew(w, "Espresso machine descaling procedure", { importance: 0.4 });
+    const once = await storeNew(w, "Tram timetable for the harbour line", { importance: 0.7 });
+    const fresh = await storeNew(w, "Birthday card for Oma is in the drawer", { importance: 0.3 });
+    for (let i = 0; i < 4; i++) {
+      const res = await w.post("/v1/recall", { query: "espresso machine descaling", limit: 1 });
+      expect(res.body.memories[0].id).toBe(hot);
+      await waitForAccessCount(w, hot, i + 1);
+    }
+    const four = await suggested(w);
+    expect(byId(four).has(hot)).toBe(false);
+    expect(four.categories).toEqual({ stale: 0, fresh: 2, hot: 0, decaying: 0 });
+
+    const fifth = await w.post("/v1/recall", { query: "espresso machine descaling", limit: 1 });
+    expect(fifth.body.memories[0].id).toBe(hot);
+    await waitForAccessCount(w, hot, 5);
+    const recalled = await w.post("/v1/recall", { query: "tram timetable harbour", limit: 1 });
+    expect(recalled.body.memories[0].id).toBe(once);
+    await waitForAccessCount(w, once, 1);
+
+    const body = await suggested(w);
+    expect(body.categories).toEqual({ stale: 0, fresh: 1, hot: 1, decaying: 0 });
+    expect(body.total).toBe(2);
+    const items = byId(body);
+    expect(items.get(hot)).toMatchObject({ category: "hot", access_count: 5, review_score: 0.25 });
+    expect(items.get(fresh)).toMatchObject({ category: "fresh", access_count: 0 });
+    // Recalled once: neither fresh (it was accessed) nor hot.
+    expect(items.has(once)).toBe(false);
+
+    const onlyHot = await suggested(w, "category=hot");
+    expect(onlyHot.suggested.map((s: Json) => s.id)).toEqual([hot]);
+    expect(onlyHot.total).toBe(1);
+    expect(onlyHot.categories).toEqual({ stale: 0, fresh: 1, hot: 1, decaying: 0 });
+  });
+});
+
+describe("GET /v1/suggested: stale and decaying (backdated)", () => {
+  it("classifies by the documented rules, in order, with the documented review scores", async () => {
+    const w = newWallet();
+    const m = {
+      stale: await storeNew(w, "Stale: the disaster recovery runbook", { importance: 0.8 }),
+      decaying: await storeNew(w, "Decaying: the printer jams on thick paper", {
+        memory_type: "observation",
+        importance: 0.5,
+      }),
+      pinnedObservation: await storeNew(w, "Pinned observation: the lift is slow on Mondays", {
+        memory_type: "observation",
+        pinned: true,
+      }),
+      relatedObservation: await storeNew(w, "Related observation: the canteen closes early", {
+        memory_type: "observation",
+      }),
+      tooDecayed: await storeNew(w, "Long gone observation: a fox in the car park", {
+        memory_type: "observation",
+      }),
+      oldUnimportant: await storeNew(w, "Old general note: the blinds are beige", {
+        importance: 0.5,
+      }),
+      oldNeverAccessed: await storeNew(w, "Eight days old note: the plants were repotted"),
+      staleAndHot: await storeNew(w, "Stale beats hot: the budget spreadsheet link", {
+        importance: 0.9,
+      }),
+      decayingAndHot: await storeNew(w, "Decaying beats hot: the kettle switch is loose", {
+        memory_type: "observation",
+        importance: 0.6,
+      }),
+      veryHot: await storeNew(w, "Very hot: the wifi password for guests", { importance: 0.2 }),
+      fresh: await storeNew(w, "Fresh: the new intern starts today", { importance: 0.7 }),
+      partner1: await storeNew(w, "Partner one: canteen menu for the week"),
+      partner2: await storeNew(w, "Partner two: canteen opening hours sign"),
+    };
+    for (const partner of [m.partner1, m.partner2]) {
+      const res = await w.post(`/v1/memories/${m.relatedObservation}/relations`, {
+        target_id: partner,
+        relation_type: "related_to",
+      });
+      expect(res.status).toBe(201);
+    }
+    await backdate(w, {
+      [m.stale]: { createdDaysAgo: 50, accessedDaysAgo: 40 },
+      [m.decaying]: { createdDaysAgo: 25, accessedDaysAgo: 20 },
+      [m.pinnedObservation]: { createdDaysAgo: 25, accessedDaysAgo: 20 },
+      [m.relatedObservation]: { createdDaysAgo: 25, accessedDaysAgo: 20 },
+      [m.tooDecayed]: { createdDaysAgo: 45, accessedDaysAgo: 40 },
+      [m.oldUnimportant]: { createdDaysAgo: 45, accessedDaysAgo: 40 },
+      [m.oldNeverAccessed]: { createdDaysAgo: 8, accessedDaysAgo: 8 },
+      [m.staleAndHot]: { createdDaysAgo: 60, accessedDaysAgo: 35, accessCount: 8 },
+      [m.decayingAndHot]: { createdDaysAgo: 30, accessedDaysAgo: 18, accessCount: 6 },
+      [m.veryHot]: { createdDaysAgo: 3, accessedDaysAgo: 1, accessCount: 25 },
+      // partners: old enough not to be fresh, accessed once, so in no category
+      [m.partner1]: { createdDaysAgo: 10, accessedDaysAgo: 1, accessCount: 1 },
+      [m.partner2]: { createdDaysAgo: 10, accessedDaysAgo: 1, accessCount: 1 },
+    });
+
+    const body = await suggested(w, "limit=50");
+    expect(body.categories).toEqual({ stale: 2, fresh: 1, hot: 1, decaying: 2 });
+    expect(body.total).toBe(6);
+    const items = byId(body);
+    expect(sorted([...items.keys()])).toEqual(
+      sorted([m.stale, m.decaying, m.staleAndHot, m.decayingAndHot, m.veryHot, m.fresh]),
+    );
+
+    const decay = (halfLife: number, idle: number) => 0.5 ** (idle / halfLife);
+    // stale: importance · (1 − exp(−idle_days / 30))
+    expect(items.get(m.stale).category).toBe("stale");
+    expect(items.get(m.stale).review_score).toBeCloseTo(0.8 * (1 - Math.exp(-40 / 30)), 4);
+    expect(items.get(m.staleAndHot).category).toBe("stale");
+    expect(items.get(m.staleAndHot).access_count).toBe(8);
+    expect(items.get(m.staleAndHot).review_score).toBeCloseTo(0.9 * (1 - Math.exp(-35 / 30)), 4);
+    // decaying: importance · (1 − type_decay) · 2, observation half-life 14 days
+    expect(decay(14, 20)).toBeCloseTo(0.3715, 3);
+    expect(items.get(m.decaying).category).toBe("decaying");
+    expect(items.get(m.decaying).review_score).toBeCloseTo(0.5 * (1 - decay(14, 20)) * 2, 4);
+    expect(items.get(m.decayingAndHot).category).toBe("decaying");
+    expect(items.get(m.decayingAndHot).review_score).toBeCloseTo(0.6 * (1 - decay(14, 18)) * 2, 4);
+    // hot: min(1, access_count / 20)
+    expect(items.get(m.veryHot)).toMatchObject({
+      category: "hot",
+      access_count: 25,
+      review_score: 1,
+    });
+    // fresh: importance · exp(−age_days / 7)
+    expect(items.get(m.fresh).category).toBe("fresh");
+    expect(items.get(m.fresh).review_score).toBeCloseTo(0.7, 4);
+
+    // Timestamps are reported as stored.
+    const staleItem = items.get(m.stale);
+    const idleDays = (Date.now() - Date.parse(staleItem.accessed_at)) / 86_400_000;
+    expect(idleDays).toBeGreaterThan(39.99);
+    expect(idleDays).toBeLessThan(40.01);
+
+    // Highest review score first: the hot one (1) leads.
+    expect(body.suggested[0].id).toBe(m.veryHot);
+
+    const stale = await suggested(w, "category=stale");
+    expect(stale.total).toBe(2);
+    // 0.9 · (1 − e^(−35/30)) ≈ 0.620 ranks above 0.8 · (1 − e^(−40/30)) ≈ 0.589
+    expect(stale.suggested.map((s: Json) => s.id)).toEqual([m.staleAndHot, m.stale]);
+    const decaying = await suggested(w, "category=decaying");
+    expect(decaying.total).toBe(2);
+    expect(sorted(decaying.suggested.map((s: Json) => s.id))).toEqual(
+      sorted([m.decaying, m.decayingAndHot]),
+    );
+    for (const s of decaying.suggested) expect(s.category).toBe("decaying");
+    const fresh = await suggested(w, "category=fresh");
+    expect(fresh.suggested.map((s: Json) => s.id)).toEqual([m.fresh]);
+    expect(fresh.total).toBe(1);
+    expect(fresh.categories).toEqual(body.categories);
+    const limited = await suggested(w, "category=stale&limit=1");
+    expect(limited.suggested.map((s: Json) => s.id)).toEqual([m.staleAndHot]);
+    expect(limited.total).toBe(2);
+  });
+});
+
+describe("GET /v1/suggested: limit and validation", () => {
+  it("limit defaults to 10, goes up to 50, and the highest review scores come first", async () => {
+    const w = newWallet();
+    const topics = [
+      "anchovies",
+      "bagpipes",
+      "cathedrals",
+      "dolphins",
+      "eclipses",
+      "fjords",
+      "gargoyles",
+      "hedgehogs",
+      "igloos",
+      "jellyfish",
+      "kayaks",
+      "lighthouses",
+    ];
+    const res = await w.post("/v1/store/batch", {
+      memories: topics.map((t, i) => ({
+        content: `Trivia card about ${t}`,
+        importance: Math.round((0.05 + i * 0.08) * 100) / 100,
+      })),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.deduplicated_count).toBe(0);
+    const ids = res.body.ids as string[];
+
+    const page = await suggested(w);
+    expect(page.suggested).toHaveLength(10);
+    expect(page.total).toBe(12);
+    expect(page.categories).toEqual({ stale: 0, fresh: 12, hot: 0, decaying: 0 });
+    // Same age, so review_score follows importance: most important first.
+    expect(page.suggested.map((s: Json) => s.id)).toEqual([...ids].reverse().slice(0, 10));
+
+    expect((await suggested(w, "limit=3")).suggested.map((s: Json) => s.id)).toEqual(
+      [...ids].reverse().slice(0, 3),
+    );
+    expect((await suggested(w, "limit=1")).suggested).toHaveLength(1);
+    expect((await suggested(w, "limit=50")).suggested).toHaveLength(12);
+  });
+
+  it("rejects limit 0, 51, non-numbers and unknown categories with 422", async () => {
+    const w = newWallet();
+    for (const q of [
+      "limit=0",
+      "limit=51",
+      "limit=-1",
+      "limit=abc",
+      "limit=2.5",
+      "category=bogus",
+      "category=STALE",
+      `namespace=${"n".repeat(256)}`,
+    ]) {
+      expectError(await w.get(`/v1/suggested?${q}`), 422, "VALIDATION_ERROR");
+    }
+    expectError(await request("GET", "/v1/suggested"), 401, "UNAUTHORIZED");
+  });
+});
+
+describe("GET /v1/suggested: scope and isolation", () => {
+  it("filters by namespace, session_id and agent_id (counts included)", async () => {
+    const w = newWallet();
+    const work = await storeNew(w, "Work: the sprint retro is on Thursday", { namespace: "work" });
+    const session = await storeNew(w, "Session: user wants a refund", { session_id: "sess-9" });
+    const agent = await storeNew(w, "Agent: scraped the competitor prices", { agent_id: "bot-3" });
+    await storeNew(w, "Unscoped: the fridge is cleaned on Fridays");
+    const cases: Array<[string, string]> = [
+      ["namespace=work", work],
+      ["session_id=sess-9", session],
+      ["agent_id=bot-3", agent],
+    ];
+    for (const [q, id] of cases) {
+      const body = await suggested(w, q);
+      expect(
+        body.suggested.map((s: Json) => s.id),
+        q,
+      ).toEqual([id]);
+      expect(body.categories).toEqual({ stale: 0, fresh: 1, hot: 0, decaying: 0 });
+      expect(body.total).toBe(1);
+    }
+    const combined = await suggested(w, "namespace=work&session_id=sess-9");
+    expect(combined.suggested).toEqual([]);
+    expect(combined.total).toBe(0);
+    expect((await suggested(w)).total).toBe(4);
+    expect((await suggested(w, "namespace=default")).total).toBe(3);
+  });
+
+  it("never shows another wallet's or deleted memories", async () => {
+    const a = newWallet();
+    const b = newWallet();
+    const mine = await storeNew(a, "Wallet A: the safe deposit box number");
+    const gone = await storeNew(a, "Wallet A: a note that gets deleted");
+    const theirs = await storeNew(b, "Wallet B: the gym locker code");
+    expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
+    const forA = await suggested(a);
+    expect(forA.suggested.map((s: Json) => s.id)).toEqual([mine]);
+    expect(forA.categories.fresh).toBe(1);
+    expect(forA.total).toBe(1);
+    const forB = await suggested(b);
+    expect(forB.suggested.map((s: Json) => s.id)).toEqual([theirs]);
+    expect(forB.total).toBe(1);
+  });
+});
