@@ -1,7 +1,8 @@
 // Bindings the tests read through `import { env } from "cloudflare:workers"`, which is typed
-// as Cloudflare.Env; vitest.config.ts supplies them.
+// as Cloudflare.Env; vitest.config.ts supplies them (METER comes from wrangler.toml).
 declare namespace Cloudflare {
   interface Env {
     FAKE_OPENAI_URL: string;
+    METER: DurableObjectNamespace<import("../worker/meter/meter-object").Meter>;
   }
 }

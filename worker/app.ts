@@ -3,13 +3,16 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./context";
 import { ApiError, errorBody } from "./errors";
 import { Timings } from "./lib/timing";
+import { identify } from "./middleware/auth";
 import { bodyGuard } from "./middleware/body";
+import { rateLimit } from "./middleware/meter";
 import { services } from "./middleware/services";
 import { registerRoutes } from "./routes";
 
 /**
- * Builds the Hono app: request ids, body checks, per-request services, the routes, and one
- * error path so every failure has the body `{error: {code, message, details?, request_id}}`.
+ * Builds the Hono app: request ids, per-request services, identity and rate limits, body
+ * checks, the routes, and one error path so every failure has the body
+ * `{error: {code, message, details?, request_id}}`.
  */
 export function createApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -25,8 +28,13 @@ export function createApp(): Hono<AppEnv> {
     c.header("x-request-id", requestId);
     c.header("server-timing", timings.header());
   });
-  app.use(bodyGuard);
+  // Services first (lazy: no connection is opened here), then who is calling and whether
+  // they are over their rate limit, before the body is even read: a refused request costs
+  // one Durable Object call, and every later response (4xx, 404) gets the rate-limit headers.
   app.use(services);
+  app.use(identify);
+  app.use(rateLimit);
+  app.use(bodyGuard);
 
   registerRoutes(app);
 
@@ -55,7 +63,7 @@ export function createApp(): Hono<AppEnv> {
     if (apiError.status >= 500 && err instanceof ApiError) {
       console.error(`[${requestId}] ${apiError.code}: ${apiError.message}`);
     }
-    return c.json(errorBody(apiError, requestId), apiError.status);
+    return c.json(errorBody(apiError, requestId), apiError.status, apiError.headers);
   });
 
   return app;

@@ -3,6 +3,7 @@ import type { Db } from "./db/client";
 import type { Embedder } from "./embed/embedder";
 import type { Config, Env } from "./env";
 import type { Timings } from "./lib/timing";
+import type { Metering } from "./meter/meter";
 
 /**
  * What every domain function receives: the database, the embedder and the caller.
@@ -14,6 +15,15 @@ export interface Services {
   readonly db: Db;
   readonly embedder: Embedder;
 }
+
+/**
+ * What the request proved about its sender, before any route decides whether that is enough:
+ * a verified wallet, a proof that failed (with the 401 reason), or no proof at all.
+ */
+export type Identification =
+  | { status: "wallet"; wallet: string }
+  | { status: "invalid"; reason: string }
+  | { status: "anonymous" };
 
 export interface Caller {
   wallet: string;
@@ -30,6 +40,8 @@ export type AppEnv = {
     requestId: string;
     timings: Timings;
     services: Services;
+    identity: Identification;
+    metering: Metering;
     caller: Caller;
   };
 };

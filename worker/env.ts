@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Meter } from "./meter/meter-object";
 
 /** Bindings and variables of the Worker (wrangler.toml [vars], secrets, bindings). */
 export interface Env {
@@ -12,6 +13,10 @@ export interface Env {
   EMBEDDING_API_KEY?: string;
   EMBEDDING_MODEL?: string;
   AI?: Ai;
+  /** on | off; unset: on when the METER binding exists (see meter/meter.ts). */
+  METERING?: string;
+  /** Rate limits and the free allowance (meter/meter-object.ts). */
+  METER?: DurableObjectNamespace<Meter>;
 }
 
 const configSchema = z.object({
@@ -23,6 +28,7 @@ const configSchema = z.object({
   EMBEDDING_API_URL: z.string().url().optional(),
   EMBEDDING_API_KEY: z.string().optional(),
   EMBEDDING_MODEL: z.string().min(1).optional(),
+  METERING: z.enum(["on", "off"]).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -24,11 +24,19 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details?: unknown;
+  /** Response headers that belong to the error, e.g. Retry-After on a 429. */
+  readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, details?: unknown) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: unknown,
+    headers?: Record<string, string>,
+  ) {
     super(message);
     this.code = code;
     this.details = details;
+    this.headers = headers;
   }
 
   get status(): ContentfulStatusCode {

@@ -1,37 +1,54 @@
 import { createMiddleware } from "hono/factory";
 import { verifySession } from "../auth/session";
 import { verifyWalletHeader } from "../auth/wallet";
-import type { AppEnv } from "../context";
+import type { AppEnv, Identification } from "../context";
 import { ApiError } from "../errors";
 import { ensureUser } from "../users";
 
 /**
- * Identifies the caller by `x-wallet-auth` or `Authorization: Bearer <session token>` and
+ * Verifies `x-wallet-auth` or `Authorization: Bearer <session token>` when the request
+ * carries one, and records the outcome without failing: the rate limiter needs to know who
+ * is calling on every path (public ones too), while only protected routes refuse a caller
+ * (requireWallet). A claimed address is never trusted before its proof is checked.
+ */
+export const identify = createMiddleware<AppEnv>(async (c, next) => {
+  const { config } = c.get("services");
+  const header = c.req.header("x-wallet-auth");
+  const bearer = c.req.header("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
+  let identity: Identification = { status: "anonymous" };
+  if (header) {
+    const check = await c
+      .get("timings")
+      .measure("auth", () => verifyWalletHeader(header, config.AUTH_MESSAGE_PREFIX));
+    identity = check.ok
+      ? { status: "wallet", wallet: check.wallet }
+      : { status: "invalid", reason: check.reason };
+  } else if (bearer) {
+    const subject = await verifySession(bearer.trim(), config.JWT_SECRET);
+    identity = subject
+      ? { status: "wallet", wallet: subject }
+      : { status: "invalid", reason: "Invalid or expired session token" };
+  }
+  c.set("identity", identity);
+  await next();
+});
+
+/**
+ * Refuses a request without a verified wallet (401 with the reason identify found) and
  * resolves (creating on first sight) the user row every query is scoped by.
  */
 export const requireWallet = createMiddleware<AppEnv>(async (c, next) => {
-  const { config, db } = c.get("services");
-  const timings = c.get("timings");
-  const header = c.req.header("x-wallet-auth");
-  const bearer = c.req.header("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
-  let wallet: string;
-  if (header) {
-    const check = await timings.measure("auth", () =>
-      verifyWalletHeader(header, config.AUTH_MESSAGE_PREFIX),
-    );
-    if (!check.ok) throw new ApiError("UNAUTHORIZED", check.reason);
-    wallet = check.wallet;
-  } else if (bearer) {
-    const subject = await verifySession(bearer.trim(), config.JWT_SECRET);
-    if (!subject) throw new ApiError("UNAUTHORIZED", "Invalid or expired session token");
-    wallet = subject;
-  } else {
+  const identity = c.get("identity");
+  if (identity.status === "invalid") throw new ApiError("UNAUTHORIZED", identity.reason);
+  if (identity.status === "anonymous") {
     throw new ApiError(
       "UNAUTHORIZED",
       "Authentication required: send x-wallet-auth or Authorization: Bearer <token>",
     );
   }
-  const userId = await timings.measure("user", () => ensureUser(db, wallet));
+  const { wallet } = identity;
+  const { db } = c.get("services");
+  const userId = await c.get("timings").measure("user", () => ensureUser(db, wallet));
   c.set("caller", { wallet, userId });
   await next();
 });

@@ -4,8 +4,8 @@ import { AUTH_TOLERANCE_SECONDS } from "../auth/wallet";
 import type { AppEnv } from "../context";
 import { ApiError, errorBody } from "../errors";
 import { afterResponse } from "../lib/after-response";
+import { FREE_CALLS_PER_WALLET } from "../meter/prices";
 
-export const FREE_CALLS_PER_WALLET = 100;
 const INFO_MAX_AGE_SECONDS = 300;
 
 export function publicRoutes(app: Hono<AppEnv>) {

@@ -1,0 +1,122 @@
+/**
+ * Meter: one SQLite-backed Durable Object per identity, named `wallet:<lower-case address>`
+ * or `ip:<client ip>` (see meterKey in ./meter.ts). It holds that identity's rate-limit
+ * counts and, for wallets, the free allowance. Calls arrive by RPC on the stub.
+ *
+ * Storage (SQL API; this is the one place every key is documented):
+ *
+ *   rate_window(bucket TEXT PRIMARY KEY, window_start INTEGER, count INTEGER)
+ *     One row per bucket ("all", "llm"): how many requests were counted in the fixed window
+ *     that starts at `window_start` (unix seconds). A hit in a later window overwrites the
+ *     row, so the table never grows beyond one row per bucket.
+ *
+ *   free_tier(id INTEGER PRIMARY KEY CHECK (id = 1), used INTEGER)
+ *     Wallet objects only: the single row counts the paid calls taken from the free
+ *     allowance (reserved, minus those given back because the call failed). Absent = 0.
+ *
+ * Every method is synchronous: it runs to completion without yielding, so calls from
+ * concurrent requests are serialised by the object and each read-modify-write is atomic.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env";
+import { type BucketLimit, evaluateHit, type HitResult, type WindowCount } from "./limits";
+
+export interface FreeGrant {
+  granted: boolean;
+  used: number;
+  remaining: number;
+}
+
+export interface FreeUsage {
+  used: number;
+  remaining: number;
+}
+
+type WindowRow = { bucket: string; window_start: number; count: number };
+
+export class Meter extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS rate_window (
+         bucket TEXT PRIMARY KEY,
+         window_start INTEGER NOT NULL,
+         count INTEGER NOT NULL
+       )`,
+    );
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS free_tier (
+         id INTEGER PRIMARY KEY CHECK (id = 1),
+         used INTEGER NOT NULL
+       )`,
+    );
+  }
+
+  /** Counts one request in `bucket` unless its window is full (a refusal consumes nothing). */
+  hit(bucket: string, limit: number, windowSeconds: number, nowMs: number): HitResult {
+    return this.hitAll([{ bucket, limit, windowSeconds }], nowMs);
+  }
+
+  /** One request counted in several buckets at once, all or nothing (see evaluateHit). */
+  hitAll(limits: BucketLimit[], nowMs: number): HitResult {
+    const stored = new Map<string, WindowCount>();
+    for (const row of this.sql.exec<WindowRow>(
+      "SELECT bucket, window_start, count FROM rate_window",
+    )) {
+      stored.set(row.bucket, {
+        bucket: row.bucket,
+        windowStart: row.window_start,
+        count: row.count,
+      });
+    }
+    const { result, updates } = evaluateHit(limits, stored, nowMs);
+    for (const u of updates) {
+      this.sql.exec(
+        `INSERT INTO rate_window (bucket, window_start, count) VALUES (?, ?, ?)
+         ON CONFLICT (bucket) DO UPDATE SET window_start = excluded.window_start, count = excluded.count`,
+        u.bucket,
+        u.windowStart,
+        u.count,
+      );
+    }
+    return result;
+  }
+
+  /** Takes one call from the free allowance of `total`, if any is left. */
+  reserveFree(total: number): FreeGrant {
+    const used = this.freeUsed();
+    if (used >= total) return { granted: false, used, remaining: 0 };
+    this.setFreeUsed(used + 1);
+    return { granted: true, used: used + 1, remaining: total - used - 1 };
+  }
+
+  /** Gives back one reserved call (the paid call failed); never below 0 used. */
+  releaseFree(): { used: number } {
+    const used = this.freeUsed();
+    if (used === 0) return { used };
+    this.setFreeUsed(used - 1);
+    return { used: used - 1 };
+  }
+
+  freeStatus(total: number): FreeUsage {
+    const used = this.freeUsed();
+    return { used, remaining: Math.max(0, total - used) };
+  }
+
+  private freeUsed(): number {
+    const rows = this.sql
+      .exec<{ used: number }>("SELECT used FROM free_tier WHERE id = 1")
+      .toArray();
+    return rows[0]?.used ?? 0;
+  }
+
+  private setFreeUsed(used: number): void {
+    this.sql.exec(
+      "INSERT INTO free_tier (id, used) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET used = excluded.used",
+      used,
+    );
+  }
+}

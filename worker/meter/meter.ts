@@ -1,0 +1,90 @@
+import type { Config, Env } from "../env";
+import { ApiError } from "../errors";
+import { type BucketLimit, type HitResult, windowStartOf } from "./limits";
+import type { FreeGrant, FreeUsage, Meter } from "./meter-object";
+
+export type { FreeGrant, FreeUsage } from "./meter-object";
+
+/** Whom a request is counted against: a verified wallet, else the client IP. */
+export type MeterIdentity = { kind: "wallet"; wallet: string } | { kind: "ip"; ip: string };
+
+/** The Durable Object name of an identity; wallets are compared lower-case everywhere. */
+export function meterKey(identity: MeterIdentity): string {
+  return identity.kind === "wallet"
+    ? `wallet:${identity.wallet.toLowerCase()}`
+    : `ip:${identity.ip}`;
+}
+
+/** Rate limits and the free allowance, per identity. */
+export interface Metering {
+  /** Counts one request in every bucket of `limits`, or in none when one is full. */
+  hit(identity: MeterIdentity, limits: BucketLimit[], nowMs: number): Promise<HitResult>;
+  /** Takes one call from the wallet's free allowance of `total`, if any is left. */
+  reserveFree(wallet: string, total: number): Promise<FreeGrant>;
+  /** Gives back a reserved call whose request failed. */
+  releaseFree(wallet: string): Promise<void>;
+  freeStatus(wallet: string, total: number): Promise<FreeUsage>;
+}
+
+/** The real thing: one Meter object per identity. */
+export class DurableObjectMetering implements Metering {
+  constructor(private readonly namespace: DurableObjectNamespace<Meter>) {}
+
+  private stub(identity: MeterIdentity) {
+    return this.namespace.get(this.namespace.idFromName(meterKey(identity)));
+  }
+
+  hit(identity: MeterIdentity, limits: BucketLimit[], nowMs: number): Promise<HitResult> {
+    return this.stub(identity).hitAll(limits, nowMs);
+  }
+
+  reserveFree(wallet: string, total: number): Promise<FreeGrant> {
+    return this.stub({ kind: "wallet", wallet }).reserveFree(total);
+  }
+
+  async releaseFree(wallet: string): Promise<void> {
+    await this.stub({ kind: "wallet", wallet }).releaseFree();
+  }
+
+  freeStatus(wallet: string, total: number): Promise<FreeUsage> {
+    return this.stub({ kind: "wallet", wallet }).freeStatus(total);
+  }
+}
+
+/**
+ * Metering switched off (METERING=off, or no METER binding): nothing is limited and the free
+ * allowance never runs out. The rate-limit headers still describe the nominal window, with
+ * nothing used, so clients that read them keep working.
+ */
+export class NoopMetering implements Metering {
+  async hit(_identity: MeterIdentity, limits: BucketLimit[], nowMs: number): Promise<HitResult> {
+    const [first] = limits;
+    if (!first) return { allowed: true, limit: 0, remaining: 0, resetAt: 0 };
+    const resetAt = windowStartOf(nowMs, first.windowSeconds) + first.windowSeconds;
+    return { allowed: true, limit: first.limit, remaining: first.limit, resetAt };
+  }
+
+  async reserveFree(_wallet: string, total: number): Promise<FreeGrant> {
+    return { granted: true, used: 0, remaining: total };
+  }
+
+  async releaseFree(_wallet: string): Promise<void> {}
+
+  async freeStatus(_wallet: string, total: number): Promise<FreeUsage> {
+    return { used: 0, remaining: total };
+  }
+}
+
+/**
+ * METERING=on needs the METER binding (a missing one is a clear 500, not a silently free
+ * service); METERING=off disables metering; unset means on exactly when the binding exists.
+ */
+export function createMetering(config: Config, env: Env): Metering {
+  if (config.METERING === "off") return new NoopMetering();
+  if (env.METER) return new DurableObjectMetering(env.METER);
+  if (config.METERING === "on") {
+    console.error("configuration error: METERING=on but the METER binding is missing");
+    throw new ApiError("INTERNAL_ERROR", "Service is misconfigured");
+  }
+  return new NoopMetering();
+}

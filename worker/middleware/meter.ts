@@ -1,0 +1,98 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv, Identification } from "../context";
+import { ApiError } from "../errors";
+import { type HitResult, limitsFor, retryAfterSeconds } from "../meter/limits";
+import { createMetering, type MeterIdentity, NoopMetering } from "../meter/meter";
+import { FREE_CALLS_PER_WALLET, priceOf } from "../meter/prices";
+import { paymentRequired } from "./payment";
+
+/**
+ * The client address Cloudflare reports; x-forwarded-for (first entry) only where the
+ * platform does not set cf-connecting-ip (local runs behind a proxy).
+ */
+export function clientIp(headers: Headers): string {
+  const cf = headers.get("cf-connecting-ip")?.trim();
+  if (cf) return cf;
+  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return forwarded || "unknown";
+}
+
+function meterIdentity(identity: Identification, headers: Headers): MeterIdentity {
+  return identity.status === "wallet"
+    ? { kind: "wallet", wallet: identity.wallet }
+    : { kind: "ip", ip: clientIp(headers) };
+}
+
+export function rateLimitHeaders(result: HitResult): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(result.limit),
+    "X-RateLimit-Remaining": String(result.remaining),
+    "X-RateLimit-Reset": String(result.resetAt),
+  };
+}
+
+/**
+ * Counts every request (any path, any outcome) against the verified wallet, else the client
+ * IP, and refuses it with 429 when a bucket is full. Runs after identify and before any
+ * body parsing, so a refused request costs one Durable Object call and nothing else. The
+ * X-RateLimit-* headers are added to whatever response the rest of the chain produces,
+ * errors and 404s included (Hono has already turned those into c.res by then).
+ */
+export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
+  const metering = createMetering(c.get("services").config, c.env);
+  c.set("metering", metering);
+  const nowMs = Date.now();
+  const identity = meterIdentity(c.get("identity"), c.req.raw.headers);
+  const limits = limitsFor(c.req.method, c.req.path);
+  const result = await c
+    .get("timings")
+    .measure("meter", () => metering.hit(identity, limits, nowMs))
+    .catch((err: unknown) => {
+      // Fail open: an unreachable meter must not take the whole API down with it. (The free
+      // allowance fails closed instead: a paid call is never served unaccounted.)
+      console.error(`[${c.get("requestId")}] rate limiter unavailable`, err);
+      return new NoopMetering().hit(identity, limits, nowMs);
+    });
+  const headers = rateLimitHeaders(result);
+  if (!result.allowed) {
+    throw new ApiError(
+      "RATE_LIMIT_EXCEEDED",
+      `Rate limit exceeded: ${result.limit} requests per minute`,
+      { limit: result.limit, reset_at: new Date(result.resetAt * 1000).toISOString() },
+      { ...headers, "Retry-After": String(retryAfterSeconds(result.resetAt, nowMs)) },
+    );
+  }
+  await next();
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+});
+
+/**
+ * Paid endpoints (priceOf) take one call from the wallet's free allowance before the
+ * handler runs, and give it back when the request fails (status >= 400 or a throw), so only
+ * served calls are counted. With no free call left, the request goes to the payment seam.
+ * Runs after requireWallet: a caller is always known here.
+ */
+export const freeAllowance = createMiddleware<AppEnv>(async (c, next) => {
+  const price = priceOf(c.req.method, c.req.path);
+  if (!price) return next();
+  const { wallet } = c.get("caller");
+  const metering = c.get("metering");
+  const grant = await c
+    .get("timings")
+    .measure("free", () => metering.reserveFree(wallet, FREE_CALLS_PER_WALLET));
+  if (!grant.granted) return paymentRequired(c, price);
+  let served = false;
+  try {
+    await next();
+    served = c.res.status < 400;
+  } finally {
+    if (!served) {
+      // A failed give-back costs the wallet one free call; it must not replace the response.
+      await metering
+        .releaseFree(wallet)
+        .catch((err: unknown) =>
+          console.error(`[${c.get("requestId")}] could not give back a free call`, err),
+        );
+    }
+  }
+});

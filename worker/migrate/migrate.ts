@@ -1,0 +1,156 @@
+/**
+ * POST /v1/migrate: markdown files → memories (rules 1-4 in sections.ts). Rule 5: each
+ * section's content is SHA-256 hashed and a section whose hash a live memory of the wallet
+ * and namespace already has — or that an earlier section of the same request has — is
+ * counted as deduplicated and not stored, so importing the same files again creates nothing.
+ * A file that cannot be imported is reported in `errors`; the others still import.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { memories } from "../../schema/tables";
+import type { DomainContext } from "../context";
+import { sha256Hex } from "../lib/hash";
+import * as f from "../memories/fields";
+import { liveMemory } from "../memories/rows";
+import { memoriesFromMarkdown } from "./sections";
+
+export const MAX_FILES = 50;
+/** Per file; the request body limit (8 MiB) bounds the total. */
+export const MAX_FILE_CHARS = 1_000_000;
+
+export const migrateInput = z.object({
+  // Files are checked one by one so that one bad file fails alone (reported in `errors`).
+  files: z
+    .array(z.unknown())
+    .min(1, "at least 1 file")
+    .max(MAX_FILES, `at most ${MAX_FILES} files`),
+  namespace: f.namespace.optional(),
+  session_id: f.scope.optional(),
+  agent_id: f.scope.optional(),
+});
+
+const fileInput = z.object({
+  filename: z.string().min(1, "must not be empty").max(255, "must be at most 255 characters"),
+  content: z.string().max(MAX_FILE_CHARS, `must be at most ${MAX_FILE_CHARS} characters`),
+});
+
+interface Pending {
+  content: string;
+  hash: string;
+  importance: number;
+  memoryType: string;
+  tags: string[];
+}
+
+export async function migrateFiles(ctx: DomainContext, input: z.output<typeof migrateInput>) {
+  const namespace = input.namespace ?? "default";
+  const errors: Array<{ filename: string; error: string }> = [];
+  const pending: Pending[] = [];
+  const seen = new Set<string>();
+  let processed = 0;
+  let deduplicated = 0;
+
+  for (const [i, raw] of input.files.entries()) {
+    const parsed = fileInput.safeParse(raw);
+    if (!parsed.success) {
+      const name =
+        typeof raw === "object" &&
+        raw !== null &&
+        "filename" in raw &&
+        typeof raw.filename === "string"
+          ? raw.filename
+          : `files[${i}]`;
+      const issue = parsed.error.issues[0];
+      errors.push({
+        filename: name,
+        error: issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid file",
+      });
+      continue;
+    }
+    const { filename, content } = parsed.data;
+    const sections = memoriesFromMarkdown(filename, content);
+    if (sections.length === 0) {
+      errors.push({ filename, error: "no section of 10 characters or more to import" });
+      continue;
+    }
+    processed += 1;
+    for (const s of sections) {
+      const hash = await sha256Hex(s.content);
+      if (seen.has(hash)) {
+        deduplicated += 1;
+        continue;
+      }
+      seen.add(hash);
+      pending.push({ ...s, hash });
+    }
+  }
+
+  // Drop what is already stored before paying for embeddings, then check again under the
+  // namespace lock (a concurrent import may have stored the same sections meanwhile).
+  const fresh = await withoutStored(ctx, ctx.db, namespace, pending);
+  deduplicated += pending.length - fresh.length;
+  let created = 0;
+  if (fresh.length > 0) {
+    const { vectors } = await ctx.embedder.embed(fresh.map((p) => p.content));
+    created = await ctx.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${ctx.userId}/${namespace}`}, 0))`,
+      );
+      const still = new Set((await withoutStored(ctx, tx, namespace, fresh)).map((p) => p.hash));
+      const rows = fresh.flatMap((p, i) =>
+        still.has(p.hash)
+          ? [
+              {
+                userId: ctx.userId,
+                namespace,
+                content: p.content,
+                tags: p.tags,
+                importance: p.importance,
+                memoryType: p.memoryType,
+                sessionId: input.session_id ?? null,
+                agentId: input.agent_id ?? null,
+                embedding: vectors[i],
+                embeddingModel: ctx.embedder.model,
+                contentHash: p.hash,
+              },
+            ]
+          : [],
+      );
+      if (rows.length > 0) await tx.insert(memories).values(rows);
+      return rows.length;
+    });
+    deduplicated += fresh.length - created;
+  }
+
+  return {
+    files_processed: processed,
+    memories_created: created,
+    memories_deduplicated: deduplicated,
+    duplicates_skipped: deduplicated,
+    ...(errors.length > 0 ? { errors } : {}),
+  };
+}
+
+async function withoutStored(
+  ctx: DomainContext,
+  db: Pick<DomainContext["db"], "select">,
+  namespace: string,
+  items: Pending[],
+): Promise<Pending[]> {
+  if (items.length === 0) return [];
+  const rows = await db
+    .select({ hash: memories.contentHash })
+    .from(memories)
+    .where(
+      and(
+        liveMemory(ctx.userId),
+        eq(memories.namespace, namespace),
+        inArray(
+          memories.contentHash,
+          items.map((p) => p.hash),
+        ),
+      ),
+    );
+  const stored = new Set(rows.map((r) => r.hash));
+  return items.filter((p) => !stored.has(p.hash));
+}
