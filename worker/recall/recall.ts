@@ -49,16 +49,11 @@ const MAX_CANDIDATES = 500;
 /** Query lexemes used for keyword matching (a 32 KB query would otherwise OR thousands). */
 const MAX_QUERY_LEXEMES = 64;
 
+/** The signals of one candidate: narrow rows, so thousands can be scored cheaply. */
 type CandidateRow = {
   id: string;
-  content: string;
-  metadata: Record<string, unknown>;
-  tags: string[];
   importance: number;
-  namespace: string;
   memory_type: string;
-  session_id: string | null;
-  agent_id: string | null;
   pinned: boolean;
   access_count: number;
   created_at: Date | string;
@@ -155,21 +150,27 @@ export function recallStatement(
     cand AS (
       SELECT id FROM exact UNION SELECT id FROM vec_ann UNION SELECT id FROM kw
       UNION SELECT id FROM hot
+    ),
+    rc AS (
+      SELECT e.id, count(*) AS n
+      FROM (
+        SELECT r.source_id AS id, r.target_id AS other FROM relations r JOIN cand c ON c.id = r.source_id
+        UNION ALL
+        SELECT r.target_id, r.source_id FROM relations r JOIN cand c ON c.id = r.target_id
+      ) e
+      JOIN memories o ON o.id = e.other
+      WHERE o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
+      GROUP BY e.id
     )
-    SELECT m.id, m.content, m.metadata, m.tags, m.importance, m.namespace, m.memory_type,
-      m.session_id, m.agent_id, m.pinned, m.access_count, m.created_at, m.accessed_at,
+    SELECT m.id, m.importance, m.memory_type, m.pinned, m.access_count, m.created_at, m.accessed_at,
       CASE WHEN m.embedding_model = ${model} THEN 1 - (m.embedding <=> ${v}::vector) ELSE 0 END
         AS vector_sim,
       CASE WHEN cardinality(qt.lex) = 0 THEN 0 ELSE
         (SELECT count(*) FROM unnest(qt.lex) AS l WHERE m.search @@ quote_literal(l)::tsquery)::float8
           / cardinality(qt.lex)
       END AS keyword,
-      (SELECT count(*) FROM relations r
-        JOIN memories o ON o.id = CASE WHEN r.source_id = m.id THEN r.target_id ELSE r.source_id END
-        WHERE (r.source_id = m.id OR r.target_id = m.id)
-          AND o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
-      ) AS relation_count
-    FROM cand JOIN memories m ON m.id = cand.id CROSS JOIN qt`;
+      coalesce(rc.n, 0) AS relation_count
+    FROM cand JOIN memories m ON m.id = cand.id CROSS JOIN qt LEFT JOIN rc ON rc.id = m.id`;
 }
 
 /** Scores the caller's memories against a query; the ranking is `score` descending. */
@@ -194,45 +195,76 @@ export async function rankMemories(
 
   const scoring = performance.now();
   const now = Date.now();
-  const scored = result.rows.map((row) => {
-    const createdAt = new Date(row.created_at);
-    const { score, signals } = scoreMemory(
-      {
-        vector: Number(row.vector_sim ?? 0),
-        keyword: Number(row.keyword ?? 0),
-        importance: Number(row.importance),
-        memoryType: row.memory_type,
-        pinned: row.pinned,
-        accessCount: Number(row.access_count),
-        relationCount: Number(row.relation_count),
-        createdAt,
-        accessedAt: new Date(row.accessed_at),
-      },
-      now,
-    );
-    const memory: RecalledMemory = {
-      id: row.id,
-      content: row.content,
-      similarity: score,
-      metadata: withTags(row.metadata, row.tags),
-      tags: row.tags,
-      importance: roundImportance(Number(row.importance)),
-      namespace: row.namespace,
-      memory_type: row.memory_type,
-      session_id: row.session_id,
-      agent_id: row.agent_id,
-      created_at: createdAt.toISOString(),
-      access_count: Number(row.access_count),
-      pinned: row.pinned,
-      _signals: signals,
-    };
-    return memory;
-  });
-  const ranked = scored
-    .filter((m) => m.similarity >= minSimilarity)
-    .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))
+  const top = result.rows
+    .map((row) => ({
+      row,
+      ...scoreMemory(
+        {
+          vector: Number(row.vector_sim ?? 0),
+          keyword: Number(row.keyword ?? 0),
+          importance: Number(row.importance),
+          memoryType: row.memory_type,
+          pinned: row.pinned,
+          accessCount: Number(row.access_count),
+          relationCount: Number(row.relation_count),
+          createdAt: new Date(row.created_at),
+          accessedAt: new Date(row.accessed_at),
+        },
+        now,
+      ),
+    }))
+    .filter((m) => m.score >= minSimilarity)
+    .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : 1))
     .slice(0, limit);
   ctx.timings?.add("score", performance.now() - scoring);
+
+  // Only the returned memories need their content and metadata: one narrow query above, one
+  // small one here, instead of shipping every candidate's text to the Worker.
+  const fetchDetails = () =>
+    top.length === 0
+      ? Promise.resolve([])
+      : ctx.db
+          .select({
+            id: memories.id,
+            content: memories.content,
+            metadata: memories.metadata,
+            tags: memories.tags,
+            namespace: memories.namespace,
+            sessionId: memories.sessionId,
+            agentId: memories.agentId,
+          })
+          .from(memories)
+          .where(
+            inArray(
+              memories.id,
+              top.map((m) => m.row.id),
+            ),
+          );
+  const details = new Map(
+    (await (ctx.timings?.measure("fetch", fetchDetails) ?? fetchDetails())).map((d) => [d.id, d]),
+  );
+  const ranked = top.flatMap(({ row, score, signals }): RecalledMemory[] => {
+    const d = details.get(row.id);
+    if (!d) return [];
+    return [
+      {
+        id: row.id,
+        content: d.content,
+        similarity: score,
+        metadata: withTags(d.metadata, d.tags),
+        tags: d.tags,
+        importance: roundImportance(Number(row.importance)),
+        namespace: d.namespace,
+        memory_type: row.memory_type,
+        session_id: d.sessionId,
+        agent_id: d.agentId,
+        created_at: new Date(row.created_at).toISOString(),
+        access_count: Number(row.access_count),
+        pinned: row.pinned,
+        _signals: signals,
+      },
+    ];
+  });
   return { memories: ranked, queryTokens: tokens };
 }
 
