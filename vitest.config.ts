@@ -19,6 +19,10 @@ export default defineConfig({
           AUTH_MESSAGE_PREFIX: "service-auth",
           EMBEDDER: "local",
           FAKE_OPENAI_URL: inject("fakeOpenAiUrl"),
+          // The anvil chain of the payment tests (JSON, scripts/local-chain.ts). The Worker's
+          // own X402_* settings stay at their defaults (Base, payments off) for the suite;
+          // test/payment.test.ts points a Worker at the chain by passing it X402_* itself.
+          LOCAL_CHAIN: inject("localChain"),
         },
       },
     })),

@@ -4,10 +4,13 @@
  *   2. A WebSocket proxy in front of it, so the Worker's Neon driver can reach it.
  *   3. Migrations.
  *   4. `wrangler dev` on 127.0.0.1:8787 with those settings.
+ * With `--chain` (`npm run dev:chain`), also a local EVM chain with a test USDC, and the
+ * Worker's x402 payments pointed at it (scripts/local-chain.ts).
  * One Ctrl-C stops everything (the embedded database is closed cleanly).
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { startDevChain } from "./local-chain";
 import { startLocalDatabase } from "./local-db";
 import { assertPortFree, ROOT, startWrangler } from "./service";
 
@@ -54,6 +57,8 @@ async function main() {
     const value = process.env[name];
     if (value) vars[name] = value;
   }
+  const chain = process.argv.includes("--chain") ? await startDevChain(log) : undefined;
+  Object.assign(vars, chain?.vars);
   const wrangler = startWrangler({ port: Number(port), vars });
   const child = wrangler.child;
 
@@ -63,6 +68,7 @@ async function main() {
     stopping = true;
     log("stopping");
     wrangler.stop();
+    await chain?.stop();
     await db.stop().catch((err) => console.error("[dev] database did not stop cleanly", err));
     process.exit(code);
   };

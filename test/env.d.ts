@@ -3,6 +3,8 @@
 declare namespace Cloudflare {
   interface Env {
     FAKE_OPENAI_URL: string;
+    /** JSON of the local chain (scripts/local-chain.ts LocalChain without stop). */
+    LOCAL_CHAIN: string;
     METER: DurableObjectNamespace<import("../worker/meter/meter-object").Meter>;
   }
 }

@@ -3,16 +3,31 @@
  * workerd) so tests exercise the real HTTP clients without a network or a key.
  *
  * POST /v1/embeddings      deterministic unit vectors of the requested `dimensions`
- * POST /v1/chat/completions a completion whose content is {"facts": []}
+ * POST /v1/chat/completions a JSON answer derived from the last user message (below)
  * GET  /__last-request     {authorization, body} of the last POST (?model=X: last with model X)
  *
- * The model name selects a failure, so a test can provoke each one:
- *   fail-500      500 every time
- *   flaky         503 the first time a given request body is seen, then 200
- *   rate-limited  429 with Retry-After: 0 the first time a body is seen, then 200
- *   wrong-dims    embeddings of length 10
- *   slow          answers after 20 s (clients are expected to time out first)
+ * The model name selects a behaviour, so a test can provoke each one; anything after a ":"
+ * is ignored ("malformed-once:1234"), so tests can use model names of their own:
+ *   fail-500        500 every time
+ *   flaky           503 the first time a given request body is seen, then 200
+ *   rate-limited    429 with Retry-After: 0 the first time a body is seen, then 200
+ *   wrong-dims      embeddings of length 10
+ *   slow            answers after 20 s (clients are expected to time out first)
+ *   malformed       chat: a content that is not JSON, every time
+ *   malformed-once  chat: not JSON the first time a conversation is seen, then good; the
+ *                   conversation is the first two messages, so a retry that appends a
+ *                   correction to them counts as seen
+ *   fenced          chat: the good JSON inside a ```json code fence with prose around it
+ *   wrong-shape     chat: valid JSON of the wrong shape ({"facts": "none"}), every time
+ *   anything else   chat: good JSON
  * Embedding data comes back in reverse index order, as the API permits, so clients must sort.
+ *
+ * Good chat JSON: when the last user message is a JSON object with a `memories` array (a
+ * synthesis request), {"content": the memories joined with spaces}; otherwise {"facts": [...]}
+ * with one fact per sentence of the users' messages (the latest user message that is a JSON
+ * array of {role, content}, else the last user message as plain text), each {content: the
+ * sentence without its final full stop, memory_type: "general", importance: 0.5}. Only the
+ * latest JSON user message is read, so a retry's appended correction changes nothing.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -67,16 +82,17 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     const recorded = { authorization: req.headers.authorization ?? null, body };
     last = recorded;
     lastByModel.set(model, recorded);
+    const mode = model.split(":")[0] ?? "";
 
-    if (model === "fail-500") return sendJson(res, 500, { error: { message: "boom" } });
-    if (model === "flaky" && firstTime(seen, `${url.pathname}\n${raw}`)) {
+    if (mode === "fail-500") return sendJson(res, 500, { error: { message: "boom" } });
+    if (mode === "flaky" && firstTime(seen, `${url.pathname}\n${raw}`)) {
       return sendJson(res, 503, { error: { message: "try again" } });
     }
-    if (model === "rate-limited" && firstTime(seen, `${url.pathname}\n${raw}`)) {
+    if (mode === "rate-limited" && firstTime(seen, `${url.pathname}\n${raw}`)) {
       res.setHeader("retry-after", "0");
       return sendJson(res, 429, { error: { message: "slow down" } });
     }
-    if (model === "slow") {
+    if (mode === "slow") {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, SLOW_MS);
         // The client gave up: don't keep the timer (and server.close) waiting 20 s.
@@ -89,7 +105,13 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     }
 
     if (url.pathname === "/v1/embeddings") return sendJson(res, 200, embeddings(body, model));
-    if (url.pathname === "/v1/chat/completions") return sendJson(res, 200, chat(body, model));
+    if (url.pathname === "/v1/chat/completions") {
+      const messages = Array.isArray(body.messages) ? body.messages : [];
+      const conversation = `${model}\n${JSON.stringify(messages.slice(0, 2))}`;
+      const bad =
+        mode === "malformed" || (mode === "malformed-once" && firstTime(seen, conversation));
+      return sendJson(res, 200, chat(body, model, bad ? "malformed" : mode));
+    }
     sendJson(res, 404, { error: { message: `no route ${url.pathname}` } });
   }
 
@@ -129,13 +151,21 @@ function embeddings(body: Record<string, unknown>, model: string) {
   };
 }
 
-function chat(body: Record<string, unknown>, model: string) {
+function chat(body: Record<string, unknown>, model: string, mode: string) {
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const promptTokens = messages.reduce<number>(
     (sum, m) => sum + fakeTokenCount(JSON.stringify(m)),
     0,
   );
-  const content = JSON.stringify({ facts: [] });
+  const good = JSON.stringify(goodAnswer(messages));
+  const content =
+    mode === "malformed"
+      ? "Sure! Here are the facts you asked for: facts = [the user, likes"
+      : mode === "fenced"
+        ? `Here you go:\n\`\`\`json\n${good}\n\`\`\`\nAnything else?`
+        : mode === "wrong-shape"
+          ? JSON.stringify({ facts: "none" })
+          : good;
   const completionTokens = fakeTokenCount(content);
   return {
     id: "chatcmpl-fake",
@@ -151,6 +181,43 @@ function chat(body: Record<string, unknown>, model: string) {
       total_tokens: promptTokens + completionTokens,
     },
   };
+}
+
+/** The good answer to a chat request (see the header). */
+function goodAnswer(messages: unknown[]): unknown {
+  const userTexts = messages.flatMap((m) =>
+    typeof m === "object" && m !== null && "role" in m && m.role === "user" && "content" in m
+      ? [String(m.content)]
+      : [],
+  );
+  const lastUser = userTexts[userTexts.length - 1] ?? "";
+  // The latest user message that is JSON: a retry appends a plain-text correction after it.
+  let parsed: unknown;
+  for (const text of [...userTexts].reverse()) {
+    try {
+      parsed = JSON.parse(text);
+      break;
+    } catch {
+      // not JSON: an earlier message may be
+    }
+  }
+  if (typeof parsed === "object" && parsed !== null && "memories" in parsed) {
+    const memories = Array.isArray(parsed.memories) ? parsed.memories.map(String) : [];
+    return { content: memories.join(" ") };
+  }
+  const texts = Array.isArray(parsed)
+    ? parsed.flatMap((m: unknown) =>
+        typeof m === "object" && m !== null && "role" in m && m.role === "user" && "content" in m
+          ? [String(m.content)]
+          : [],
+      )
+    : [lastUser];
+  const facts = texts
+    .flatMap((t) => t.split(/(?<=[.!?])\s+/))
+    .map((sentence) => sentence.trim().replace(/\.$/, ""))
+    .filter((sentence) => sentence.length > 0)
+    .map((content) => ({ content, memory_type: "general", importance: 0.5 }));
+  return { facts };
 }
 
 /** A unit vector determined by the text alone: mulberry32 seeded with the text's FNV-1a. */

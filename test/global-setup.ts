@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { startLocalChain } from "../scripts/local-chain";
 import { startLocalDatabase } from "../scripts/local-db";
 import { startFakeOpenAi } from "./fake-openai-server";
 
@@ -7,6 +8,8 @@ declare module "vitest" {
     databaseUrl: string;
     wsProxy: string | undefined;
     fakeOpenAiUrl: string;
+    /** The local anvil chain of the payment tests (scripts/local-chain.ts), as JSON. */
+    localChain: string;
   }
 }
 
@@ -21,10 +24,14 @@ export default async function setup(project: TestProject) {
     `[test-db] suite runs against ${db.kind === "embedded" ? "embedded PGlite" : "a PostgreSQL server"}`,
   );
   const fake = await startFakeOpenAi();
+  const chain = await startLocalChain({ log: (line) => console.log(`[test-chain] ${line}`) });
   project.provide("databaseUrl", db.url);
   project.provide("wsProxy", db.wsProxy);
   project.provide("fakeOpenAiUrl", fake.url);
+  const { stop: _stop, ...chainDetails } = chain;
+  project.provide("localChain", JSON.stringify(chainDetails));
   return async () => {
+    await chain.stop();
     await fake.close();
     await db.stop();
   };

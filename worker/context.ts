@@ -3,10 +3,12 @@ import type { Db } from "./db/client";
 import type { Embedder } from "./embed/embedder";
 import type { Config, Env } from "./env";
 import type { Timings } from "./lib/timing";
+import type { LlmProvider } from "./llm/provider";
 import type { Metering } from "./meter/meter";
 
 /**
- * What every domain function receives: the database, the embedder and the caller.
+ * What every domain function receives: the database, the embedder, the language model and
+ * the caller.
  * Routes build it from the Hono context with `domain(c)`; tests can build it directly.
  */
 export interface Services {
@@ -14,6 +16,8 @@ export interface Services {
   /** Opened on first use and closed after the response (see middleware/services.ts). */
   readonly db: Db;
   readonly embedder: Embedder;
+  /** The language-model provider of LLM_PROVIDER, built on first use. */
+  readonly llm: LlmProvider;
 }
 
 /**
@@ -59,6 +63,9 @@ export function domain(c: AppContext): DomainContext {
     },
     get embedder() {
       return services.embedder;
+    },
+    get llm() {
+      return services.llm;
     },
     wallet: caller.wallet,
     userId: caller.userId,

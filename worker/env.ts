@@ -12,12 +12,33 @@ export interface Env {
   EMBEDDING_API_URL?: string;
   EMBEDDING_API_KEY?: string;
   EMBEDDING_MODEL?: string;
+  /** rules | workers-ai | openai (worker/llm); unset: rules. */
+  LLM_PROVIDER?: string;
+  LLM_API_URL?: string;
+  LLM_API_KEY?: string;
+  LLM_MODEL?: string;
   AI?: Ai;
   /** on | off; unset: on when the METER binding exists (see meter/meter.ts). */
   METERING?: string;
   /** Rate limits and the free allowance (meter/meter-object.ts). */
   METER?: DurableObjectNamespace<Meter>;
+  /** x402 payments (see payment/settings.ts): CAIP-2 network; unset: Base (eip155:8453). */
+  X402_NETWORK?: string;
+  /** The ERC-20 (EIP-3009) asset prices are paid in; default the network's USDC. */
+  X402_ASSET?: string;
+  /** EIP-712 domain name and version of the asset; default the network's USDC's. */
+  X402_ASSET_NAME?: string;
+  X402_ASSET_VERSION?: string;
+  /** Address payments go to; unset means nothing can be paid (see payment/settings.ts). */
+  X402_PAY_TO?: string;
+  /** A remote facilitator (production)... */
+  X402_FACILITATOR_URL?: string;
+  /** ...or the in-process one: an RPC endpoint of the network and its key (a secret). */
+  X402_RPC_URL?: string;
+  X402_FACILITATOR_KEY?: string;
 }
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const configSchema = z.object({
   DATABASE_URL: z.string().min(1, "DATABASE_URL is not set"),
@@ -28,7 +49,26 @@ const configSchema = z.object({
   EMBEDDING_API_URL: z.string().url().optional(),
   EMBEDDING_API_KEY: z.string().optional(),
   EMBEDDING_MODEL: z.string().min(1).optional(),
+  // Optional rather than defaulted, so Config literals (tests) need not name it: unset = rules.
+  LLM_PROVIDER: z.enum(["rules", "workers-ai", "openai"]).optional(),
+  LLM_API_URL: z.string().url().optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().min(1).optional(),
   METERING: z.enum(["on", "off"]).optional(),
+  X402_NETWORK: z
+    .string()
+    .regex(/^eip155:[1-9]\d*$/, "must be a CAIP-2 EVM network id such as eip155:8453")
+    .optional(),
+  X402_ASSET: z.string().regex(EVM_ADDRESS, "must be a 0x address").optional(),
+  X402_ASSET_NAME: z.string().min(1).optional(),
+  X402_ASSET_VERSION: z.string().min(1).optional(),
+  X402_PAY_TO: z.string().regex(EVM_ADDRESS, "must be a 0x address").optional(),
+  X402_FACILITATOR_URL: z.string().url().optional(),
+  X402_RPC_URL: z.string().url().optional(),
+  X402_FACILITATOR_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+    .optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -14,6 +14,16 @@
  *     Wallet objects only: the single row counts the paid calls taken from the free
  *     allowance (reserved, minus those given back because the call failed). Absent = 0.
  *
+ *   payment_nonce(nonce TEXT PRIMARY KEY, state TEXT, expires_at INTEGER)
+ *     Wallet objects only, for the wallet as payer: the EIP-3009 authorization nonces (lower-
+ *     case hex) of x402 payments it signed that a request is using: 'pending' from before
+ *     verification until settlement, 'settled' after. A nonce found here is a replay and is
+ *     refused before any handler runs. A payment given up (verification, handler or
+ *     settlement failed, nothing transferred) deletes its row, so the same authorization can
+ *     be sent again. Rows are pruned once `expires_at` (unix s: the authorization's
+ *     validBefore, at most a day ahead) is past; by then the token contract refuses the
+ *     authorization itself (expired, or its nonce used on chain).
+ *
  * Every method is synchronous: it runs to completion without yielding, so calls from
  * concurrent requests are serialised by the object and each read-modify-write is atomic.
  */
@@ -31,6 +41,9 @@ export interface FreeUsage {
   used: number;
   remaining: number;
 }
+
+/** A payment nonce taken for one request, or the state of the request that holds it. */
+export type PaymentClaim = { claimed: true } | { claimed: false; state: "pending" | "settled" };
 
 type WindowRow = { bucket: string; window_start: number; count: number };
 
@@ -51,6 +64,13 @@ export class Meter extends DurableObject<Env> {
       `CREATE TABLE IF NOT EXISTS free_tier (
          id INTEGER PRIMARY KEY CHECK (id = 1),
          used INTEGER NOT NULL
+       )`,
+    );
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS payment_nonce (
+         nonce TEXT PRIMARY KEY,
+         state TEXT NOT NULL CHECK (state IN ('pending', 'settled')),
+         expires_at INTEGER NOT NULL
        )`,
     );
   }
@@ -104,6 +124,44 @@ export class Meter extends DurableObject<Env> {
   freeStatus(total: number): FreeUsage {
     const used = this.freeUsed();
     return { used, remaining: Math.max(0, total - used) };
+  }
+
+  /**
+   * Takes an authorization nonce for one paid request, unless a request already holds it
+   * (in flight or settled). Expired rows are pruned first.
+   */
+  claimPayment(nonce: string, expiresAt: number, nowSeconds: number): PaymentClaim {
+    this.sql.exec("DELETE FROM payment_nonce WHERE expires_at < ?", nowSeconds);
+    const key = nonce.toLowerCase();
+    const held = this.sql
+      .exec<{ state: "pending" | "settled" }>(
+        "SELECT state FROM payment_nonce WHERE nonce = ?",
+        key,
+      )
+      .toArray()[0];
+    if (held) return { claimed: false, state: held.state };
+    this.sql.exec(
+      "INSERT INTO payment_nonce (nonce, state, expires_at) VALUES (?, 'pending', ?)",
+      key,
+      expiresAt,
+    );
+    return { claimed: true };
+  }
+
+  /** The payment of a claimed nonce was settled on chain. */
+  settlePayment(nonce: string): void {
+    this.sql.exec(
+      "UPDATE payment_nonce SET state = 'settled' WHERE nonce = ?",
+      nonce.toLowerCase(),
+    );
+  }
+
+  /** A claimed payment was given up before settling: its nonce may be used again. */
+  releasePayment(nonce: string): void {
+    this.sql.exec(
+      "DELETE FROM payment_nonce WHERE nonce = ? AND state = 'pending'",
+      nonce.toLowerCase(),
+    );
   }
 
   private freeUsed(): number {

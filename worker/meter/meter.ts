@@ -1,9 +1,9 @@
 import type { Config, Env } from "../env";
 import { ApiError } from "../errors";
 import { type BucketLimit, type HitResult, windowStartOf } from "./limits";
-import type { FreeGrant, FreeUsage, Meter } from "./meter-object";
+import type { FreeGrant, FreeUsage, Meter, PaymentClaim } from "./meter-object";
 
-export type { FreeGrant, FreeUsage } from "./meter-object";
+export type { FreeGrant, FreeUsage, PaymentClaim } from "./meter-object";
 
 /** Whom a request is counted against: a verified wallet, else the client IP. */
 export type MeterIdentity = { kind: "wallet"; wallet: string } | { kind: "ip"; ip: string };
@@ -24,6 +24,18 @@ export interface Metering {
   /** Gives back a reserved call whose request failed. */
   releaseFree(wallet: string): Promise<void>;
   freeStatus(wallet: string, total: number): Promise<FreeUsage>;
+  /**
+   * Takes an x402 authorization nonce of `payer` for one request (replay protection, see
+   * the payment_nonce table in meter-object.ts); `expiresAt` and `nowSeconds` in unix s.
+   */
+  claimPayment(
+    payer: string,
+    nonce: string,
+    expiresAt: number,
+    nowSeconds: number,
+  ): Promise<PaymentClaim>;
+  settlePayment(payer: string, nonce: string): Promise<void>;
+  releasePayment(payer: string, nonce: string): Promise<void>;
 }
 
 /** The real thing: one Meter object per identity. */
@@ -49,12 +61,32 @@ export class DurableObjectMetering implements Metering {
   freeStatus(wallet: string, total: number): Promise<FreeUsage> {
     return this.stub({ kind: "wallet", wallet }).freeStatus(total);
   }
+
+  claimPayment(
+    payer: string,
+    nonce: string,
+    expiresAt: number,
+    nowSeconds: number,
+  ): Promise<PaymentClaim> {
+    return this.stub({ kind: "wallet", wallet: payer }).claimPayment(nonce, expiresAt, nowSeconds);
+  }
+
+  async settlePayment(payer: string, nonce: string): Promise<void> {
+    await this.stub({ kind: "wallet", wallet: payer }).settlePayment(nonce);
+  }
+
+  async releasePayment(payer: string, nonce: string): Promise<void> {
+    await this.stub({ kind: "wallet", wallet: payer }).releasePayment(nonce);
+  }
 }
 
 /**
  * Metering switched off (METERING=off, or no METER binding): nothing is limited and the free
  * allowance never runs out. The rate-limit headers still describe the nominal window, with
- * nothing used, so clients that read them keep working.
+ * nothing used, so clients that read them keep working. Payment nonces are not remembered
+ * either: a replayed payment is then caught by the facilitator (its verification simulates
+ * the transfer, which the token refuses for a used nonce), and a replay racing the original
+ * by the token contract at settlement, after its handler ran.
  */
 export class NoopMetering implements Metering {
   async hit(_identity: MeterIdentity, limits: BucketLimit[], nowMs: number): Promise<HitResult> {
@@ -73,6 +105,14 @@ export class NoopMetering implements Metering {
   async freeStatus(_wallet: string, total: number): Promise<FreeUsage> {
     return { used: 0, remaining: total };
   }
+
+  async claimPayment(): Promise<PaymentClaim> {
+    return { claimed: true };
+  }
+
+  async settlePayment(): Promise<void> {}
+
+  async releasePayment(): Promise<void> {}
 }
 
 /**

@@ -3,13 +3,17 @@ import { verifySession } from "../auth/session";
 import { verifyWalletHeader } from "../auth/wallet";
 import type { AppEnv, Identification } from "../context";
 import { ApiError } from "../errors";
+import { priceOf } from "../meter/prices";
+import { decodePayment, verifyPayer } from "../payment/payload";
+import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
 import { ensureUser } from "../users";
 
 /**
  * Verifies `x-wallet-auth` or `Authorization: Bearer <session token>` when the request
- * carries one, and records the outcome without failing: the rate limiter needs to know who
- * is calling on every path (public ones too), while only protected routes refuse a caller
- * (requireWallet). A claimed address is never trusted before its proof is checked.
+ * carries one (else, on a paid endpoint, the payer of a PAYMENT-SIGNATURE), and records the
+ * outcome without failing: the rate limiter needs to know who is calling on every path
+ * (public ones too), while only protected routes refuse a caller (requireWallet). A claimed
+ * address is never trusted before its proof is checked.
  */
 export const identify = createMiddleware<AppEnv>(async (c, next) => {
   const { config } = c.get("services");
@@ -28,10 +32,26 @@ export const identify = createMiddleware<AppEnv>(async (c, next) => {
     identity = subject
       ? { status: "wallet", wallet: subject }
       : { status: "invalid", reason: "Invalid or expired session token" };
+  } else {
+    // The spec's third way: on a paid endpoint, an x402 payment alone names the wallet (its
+    // payer), once its signature is checked. Whether it pays is decided later (freeAllowance).
+    const payment = c.req.header(PAYMENT_SIGNATURE_HEADER);
+    if (payment && priceOf(c.req.method, c.req.path)) {
+      identity = await c.get("timings").measure("auth", () => identifyPayer(payment));
+    }
   }
   c.set("identity", identity);
   await next();
 });
+
+async function identifyPayer(header: string): Promise<Identification> {
+  const decoded = decodePayment(header);
+  if (!decoded.ok) return { status: "invalid", reason: decoded.reason };
+  const check = await verifyPayer(decoded.payment);
+  return check.ok
+    ? { status: "wallet", wallet: check.wallet }
+    : { status: "invalid", reason: check.reason };
+}
 
 /**
  * Refuses a request without a verified wallet (401 with the reason identify found) and

@@ -4,7 +4,8 @@ import { ApiError } from "../errors";
 import { type HitResult, limitsFor, retryAfterSeconds } from "../meter/limits";
 import { createMetering, type MeterIdentity, NoopMetering } from "../meter/meter";
 import { FREE_CALLS_PER_WALLET, priceOf } from "../meter/prices";
-import { paymentRequired } from "./payment";
+import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
+import { payForCall, paymentRequired } from "./payment";
 
 /**
  * The client address Cloudflare reports; x-forwarded-for (first entry) only where the
@@ -69,12 +70,19 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
 /**
  * Paid endpoints (priceOf) take one call from the wallet's free allowance before the
  * handler runs, and give it back when the request fails (status >= 400 or a throw), so only
- * served calls are counted. With no free call left, the request goes to the payment seam.
+ * served calls are counted. With no free call left, the answer is 402 (x402).
+ *
+ * A request that carries a PAYMENT-SIGNATURE is paid with it and leaves the allowance
+ * alone: the client chose to pay (x402 clients pay only after a 402, which comes once the
+ * allowance is used up), and a payment is only ever accepted after full verification, even
+ * when it is also the caller's identity (spec, Authentication, way 3).
  * Runs after requireWallet: a caller is always known here.
  */
 export const freeAllowance = createMiddleware<AppEnv>(async (c, next) => {
   const price = priceOf(c.req.method, c.req.path);
   if (!price) return next();
+  const payment = c.req.header(PAYMENT_SIGNATURE_HEADER);
+  if (payment) return payForCall(c, price, payment, next);
   const { wallet } = c.get("caller");
   const metering = c.get("metering");
   const grant = await c

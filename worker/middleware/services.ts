@@ -6,6 +6,8 @@ import type { Embedder } from "../embed/embedder";
 import { parseConfig } from "../env";
 import { ApiError } from "../errors";
 import { afterResponse } from "../lib/after-response";
+import { createLlmProvider } from "../llm";
+import type { LlmProvider } from "../llm/provider";
 
 /**
  * Builds the per-request clients. Workers have no module-level env, so nothing is cached
@@ -21,6 +23,7 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
   const config = parsed.config;
   let handle: DbHandle | undefined;
   let embedder: Embedder | undefined;
+  let llm: LlmProvider | undefined;
   const value: Services = {
     config,
     get db() {
@@ -30,6 +33,10 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
     get embedder() {
       embedder ??= createEmbedder(config, c.env);
       return embedder;
+    },
+    get llm() {
+      llm ??= createLlmProvider(config, c.env);
+      return llm;
     },
   };
   c.set("services", value);

@@ -4,35 +4,47 @@
  * They are added in that order while they fit in `max_tokens` (one that does not fit is
  * skipped, a shorter later one may still fit). `tokens` counts the returned context with
  * the approximation of lib/tokens.ts.
+ *
+ * summarize: true merges similar memories before the budget is applied, so the block has
+ * fewer, merged entries. The chosen memories are grouped greedily in their order: each one
+ * not yet grouped leads a group, joined by every later ungrouped memory whose embedding has
+ * cosine similarity ≥ SUMMARIZE_SIMILARITY (0.85) with the leader's (stored vectors of the
+ * current embedding model; others are embedded again). A group of two or more becomes one
+ * entry: its content is the language-model provider's `synthesize` of the members (in
+ * order), its importance the highest, its type and metadata the leader's, its tags the union
+ * (at most 10), its `source` "memories:<id>,<id>…". `memories_used` counts the stored
+ * memories the block draws on (a merged entry counts all its members), and with a query all
+ * of them count as accessed. Nothing is written: the stored memories stay as they are.
  */
-import { and, desc } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
+import { cosine } from "../embed/vector";
 import { countTokens } from "../lib/tokens";
+import { mapConcurrent } from "../llm/concurrency";
 import * as f from "../memories/fields";
 import { filterConditions, type MemoryFilters } from "../memories/list";
 import { roundImportance, withTags } from "../memories/rows";
 import { rankMemories } from "./recall";
 
-export const contextInput = z
-  .object({
-    query: z.string().max(32_768, "must be at most 32768 characters").optional(),
-    namespace: f.scope.optional(),
-    session_id: f.scope.optional(),
-    agent_id: f.scope.optional(),
-    max_memories: z.number().int().min(1).max(100).optional(),
-    limit: z.number().int().min(1).max(100).optional(),
-    max_tokens: z.number().int().min(100).max(16_000).optional(),
-    format: z.enum(["text", "structured"]).optional(),
-    include_metadata: z.boolean().optional(),
-    summarize: z.boolean().optional(),
-  })
-  .refine((v) => !v.summarize, {
-    path: ["summarize"],
-    message: "summarize needs a language-model provider, which this deployment does not have yet",
-  });
+export const contextInput = z.object({
+  query: z.string().max(32_768, "must be at most 32768 characters").optional(),
+  namespace: f.scope.optional(),
+  session_id: f.scope.optional(),
+  agent_id: f.scope.optional(),
+  max_memories: z.number().int().min(1).max(100).optional(),
+  limit: z.number().int().min(1).max(100).optional(),
+  max_tokens: z.number().int().min(100).max(16_000).optional(),
+  format: z.enum(["text", "structured"]).optional(),
+  include_metadata: z.boolean().optional(),
+  summarize: z.boolean().optional(),
+});
 export type ContextInput = z.output<typeof contextInput>;
+
+export const SUMMARIZE_SIMILARITY = 0.85;
+/** synthesize calls in flight at once. */
+const SUMMARIZE_CONCURRENCY = 4;
 
 interface Picked {
   id: string;
@@ -41,11 +53,16 @@ interface Picked {
   memory_type: string;
   tags: string[];
   metadata: Record<string, unknown>;
+  /** Set on an entry merged by summarize: the ids of the memories it stands for. */
+  members?: string[];
 }
 
 function sourceOf(m: Picked): string {
+  if (m.members) return `memories:${m.members.join(",")}`;
   return typeof m.metadata.source === "string" ? m.metadata.source : `memory:${m.id}`;
 }
+
+const idsOf = (m: Picked) => m.members ?? [m.id];
 
 function textLine(m: Picked, includeMetadata: boolean): string {
   const tags = m.tags.length > 0 ? ` (tags: ${m.tags.join(", ")})` : "";
@@ -104,6 +121,8 @@ export async function buildContext(ctx: DomainContext, input: ContextInput) {
     }));
   }
 
+  if (input.summarize && candidates.length > 1) candidates = await summarize(ctx, candidates);
+
   const picked: Picked[] = [];
   let used = countTokens(format === "text" ? HEADER : '{"memories":[]}');
   for (const m of candidates) {
@@ -124,7 +143,64 @@ export async function buildContext(ctx: DomainContext, input: ContextInput) {
       : { memories: picked.map((m) => structuredItem(m, includeMetadata)) };
   const tokens = countTokens(typeof context === "string" ? context : JSON.stringify(context));
   return {
-    result: { context, memories_used: picked.length, tokens },
-    accessed: query ? picked.map((m) => m.id) : [],
+    result: { context, memories_used: picked.flatMap(idsOf).length, tokens },
+    accessed: query ? picked.flatMap(idsOf) : [],
   };
+}
+
+/** Merges similar memories into one entry each (see the header). */
+async function summarize(ctx: DomainContext, candidates: Picked[]): Promise<Picked[]> {
+  const vectors = await vectorsOf(ctx, candidates);
+  const groups: Array<{ leader: Picked; others: Picked[] }> = [];
+  const grouped = new Set<number>();
+  for (const [i, leader] of candidates.entries()) {
+    if (grouped.has(i)) continue;
+    const others: Picked[] = [];
+    for (const [j, other] of candidates.entries()) {
+      if (j <= i || grouped.has(j)) continue;
+      if (cosine(vectors[i] ?? [], vectors[j] ?? []) >= SUMMARIZE_SIMILARITY) {
+        others.push(other);
+        grouped.add(j);
+      }
+    }
+    groups.push({ leader, others });
+  }
+  return mapConcurrent(groups, SUMMARIZE_CONCURRENCY, async ({ leader, others }) => {
+    if (others.length === 0) return leader;
+    const members = [leader, ...others];
+    const { content } = await ctx.llm.synthesize(members.map((m) => m.content));
+    const tags = f.mergeTags(...members.map((m) => m.tags)).slice(0, f.LIMITS.tags);
+    return {
+      ...leader,
+      content: content.trim() || leader.content,
+      importance: Math.max(...members.map((m) => m.importance)),
+      tags,
+      metadata: { ...leader.metadata, ...(tags.length > 0 ? { tags } : {}) },
+      members: members.map((m) => m.id),
+    };
+  });
+}
+
+/** Each memory's vector: stored when of the current model, else embedded now. */
+async function vectorsOf(ctx: DomainContext, items: Picked[]): Promise<number[][]> {
+  const rows = await ctx.db
+    .select({ id: memories.id, embedding: memories.embedding })
+    .from(memories)
+    .where(
+      and(
+        eq(memories.userId, ctx.userId),
+        eq(memories.embeddingModel, ctx.embedder.model),
+        inArray(
+          memories.id,
+          items.map((m) => m.id),
+        ),
+      ),
+    );
+  const stored = new Map(rows.flatMap((r) => (r.embedding ? [[r.id, r.embedding]] : [])));
+  const missing = items.filter((m) => !stored.has(m.id));
+  if (missing.length > 0) {
+    const { vectors } = await ctx.embedder.embed(missing.map((m) => m.content));
+    for (const [i, m] of missing.entries()) stored.set(m.id, vectors[i] ?? []);
+  }
+  return items.map((m) => stored.get(m.id) ?? []);
 }

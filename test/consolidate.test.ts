@@ -1,0 +1,194 @@
+import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { connectDb } from "../worker/db/client";
+import { expectError, newWallet, type Wallet } from "./helpers";
+
+// Cosine similarities under the local embedder: A~C 0.870, A~B 0.831, B~C 0.740, D~E 0.917,
+// and about 0 between the groups and with F.
+const A = "The team deploys the billing service every Friday afternoon after the review";
+const B = "The team deploys the billing service every Thursday afternoon after the review";
+const C = "The team deploys the billing service each Friday afternoon after code review";
+const D = "Ana prefers green tea in the morning and coffee after lunch";
+const E = "Ana prefers green tea in the mornings and coffee after lunch breaks";
+const F = "The office printer on floor three is broken again";
+
+async function seed(w: Wallet, fields: Record<string, Record<string, unknown>> = {}) {
+  const ids: Record<string, string> = {};
+  for (const [name, content] of Object.entries({ A, B, C, D, E, F })) {
+    ids[name] = await w.store(content, fields[name] ?? {});
+  }
+  return ids;
+}
+
+const sorted = (xs: string[]) => [...xs].sort();
+
+async function relationsFrom(sourceId: string) {
+  const e = env as unknown as { DATABASE_URL: string; NEON_WS_PROXY?: string };
+  const { db, close } = connectDb(e.DATABASE_URL, e.NEON_WS_PROXY || undefined);
+  try {
+    const r = await db.execute<{ target_id: string; relation_type: string }>(
+      sql`SELECT target_id, relation_type FROM relations WHERE source_id = ${sourceId} ORDER BY target_id`,
+    );
+    return r.rows;
+  } finally {
+    await close();
+  }
+}
+
+describe("POST /v1/memories/consolidate", () => {
+  it("dry_run reports pairwise clusters and changes nothing", async () => {
+    const w = newWallet();
+    const ids = await seed(w);
+    const res = await w.post("/v1/memories/consolidate", { dry_run: true });
+    expect(res.status).toBe(200);
+    expect(res.body.clusters_found).toBe(2);
+    expect(res.body.memories_merged).toBe(0);
+    expect(res.body.memories_created).toBe(0);
+    const clusters = res.body.clusters as Array<{
+      memory_ids: string[];
+      similarity: number;
+      merged_into?: string;
+    }>;
+    expect(clusters.map((c) => sorted(c.memory_ids)).sort()).toEqual(
+      [
+        sorted([ids.A as string, ids.C as string]),
+        sorted([ids.D as string, ids.E as string]),
+      ].sort(),
+    );
+    for (const c of clusters) {
+      expect(c.merged_into).toBeUndefined();
+      expect(c.similarity).toBeGreaterThanOrEqual(0.85);
+    }
+    expect((await w.get("/v1/memories/count")).body.count).toBe(6);
+  });
+
+  it("needs every pair of a cluster to be similar (no chains), and min_similarity moves the line", async () => {
+    const w = newWallet();
+    const ids = await seed(w);
+    const res = await w.post("/v1/memories/consolidate", { dry_run: true, min_similarity: 0.7 });
+    const clusters = res.body.clusters as Array<{ memory_ids: string[] }>;
+    expect(clusters.map((c) => sorted(c.memory_ids)).sort()).toEqual(
+      [
+        sorted([ids.A as string, ids.B as string, ids.C as string]),
+        sorted([ids.D as string, ids.E as string]),
+      ].sort(),
+    );
+    const strict = await w.post("/v1/memories/consolidate", { dry_run: true, min_similarity: 0.9 });
+    expect(strict.body.clusters.map((c: { memory_ids: string[] }) => sorted(c.memory_ids))).toEqual(
+      [sorted([ids.D as string, ids.E as string])],
+    );
+  });
+
+  it("rule mode keeps the most important memory, merges tags, soft-deletes the rest and records supersedes", async () => {
+    const w = newWallet();
+    const ids = await seed(w, {
+      A: { importance: 0.4, tags: ["deploy"] },
+      C: { importance: 0.9, tags: ["billing"] },
+      D: { importance: 0.7 },
+      E: { importance: 0.3, tags: ["tea"] },
+    });
+    const res = await w.post("/v1/memories/consolidate", {});
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      clusters_found: 2,
+      memories_merged: 2,
+      merged_count: 2,
+      memories_created: 0,
+    });
+    const into = Object.fromEntries(
+      (res.body.clusters as Array<{ memory_ids: string[]; merged_into: string }>).map((c) => [
+        c.merged_into,
+        c,
+      ]),
+    );
+    expect(Object.keys(into).sort()).toEqual(sorted([ids.C as string, ids.D as string]));
+
+    expectError(await w.get(`/v1/memories/${ids.A}`), 404, "NOT_FOUND");
+    expectError(await w.get(`/v1/memories/${ids.E}`), 404, "NOT_FOUND");
+    const survivor = await w.get(`/v1/memories/${ids.C}`);
+    expect(survivor.body.tags).toEqual(["billing", "deploy"]);
+    expect((await w.get(`/v1/memories/${ids.D}`)).body.tags).toEqual(["tea"]);
+    expect((await w.get("/v1/memories/count")).body.count).toBe(4);
+    expect(await relationsFrom(ids.C as string)).toEqual([
+      { target_id: ids.A, relation_type: "supersedes" },
+    ]);
+  });
+
+  it("never deletes pinned or immutable memories", async () => {
+    const w = newWallet();
+    const ids = await seed(w, {
+      A: { importance: 0.9 },
+      C: { importance: 0.2, pinned: true },
+      D: { importance: 0.9 },
+      E: { importance: 0.1, immutable: true },
+    });
+    const res = await w.post("/v1/memories/consolidate", {});
+    expect(res.body.clusters_found).toBe(2);
+    expect(res.body.memories_merged).toBe(0);
+    expect((await w.get(`/v1/memories/${ids.C}`)).status).toBe(200);
+    expect((await w.get(`/v1/memories/${ids.E}`)).status).toBe(200);
+  });
+
+  it("only consolidates inside the requested namespace", async () => {
+    const w = newWallet();
+    await w.store(A, { namespace: "work" });
+    await w.store(C, { namespace: "work" });
+    await w.store(D, { namespace: "home" });
+    await w.store(E, { namespace: "home" });
+    const res = await w.post("/v1/memories/consolidate", { namespace: "home" });
+    expect(res.body).toMatchObject({ clusters_found: 1, memories_merged: 1 });
+    expect((await w.get("/v1/memories/count?namespace=work")).body.count).toBe(2);
+  });
+
+  it("llm mode synthesises a memory per cluster with derived_from relations and keeps the members", async () => {
+    const w = newWallet();
+    const ids = await seed(w, { C: { importance: 0.8, tags: ["billing"] } });
+    const res = await w.post("/v1/memories/consolidate", { mode: "llm" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ clusters_found: 2, memories_created: 2, memories_merged: 0 });
+    const cluster = (
+      res.body.clusters as Array<{ memory_ids: string[]; merged_into: string }>
+    ).find((c) => c.memory_ids.includes(ids.C as string));
+    expect(cluster).toBeDefined();
+    const created = await w.get(`/v1/memories/${cluster?.merged_into}`);
+    expect(created.status).toBe(200);
+    expect(created.body.importance).toBe(0.8);
+    expect(created.body.tags).toEqual(["billing"]);
+    expect(created.body.content.length).toBeGreaterThan(0);
+    const rels = await w.get(`/v1/memories/${cluster?.merged_into}/relations?direction=outgoing`);
+    expect(
+      rels.body.relations
+        .map((r: { target_id: string; relation_type: string }) => [r.target_id, r.relation_type])
+        .sort(),
+    ).toEqual(
+      [
+        [ids.A, "derived_from"],
+        [ids.C, "derived_from"],
+      ].sort(),
+    );
+    expect((await w.get("/v1/memories/count")).body.count).toBe(8);
+  });
+
+  it("never touches another wallet's memories", async () => {
+    const a = newWallet();
+    const b = newWallet();
+    await seed(a);
+    await b.store(A);
+    const res = await b.post("/v1/memories/consolidate", {});
+    expect(res.body.clusters_found).toBe(0);
+    expect((await a.get("/v1/memories/count")).body.count).toBe(6);
+  });
+
+  it("rejects out-of-range min_similarity and unknown modes with 422", async () => {
+    const w = newWallet();
+    for (const body of [
+      { min_similarity: 0.49 },
+      { min_similarity: 1.01 },
+      { mode: "magic" },
+      { dry_run: "yes" },
+    ]) {
+      expectError(await w.post("/v1/memories/consolidate", body), 422, "VALIDATION_ERROR");
+    }
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * POST /v1/ingest: a conversation (`messages`) or a document (`text`), exactly one of them,
+ * else 422 VALIDATION_ERROR. Extraction, chunking (4,000 characters, chunk.ts) and storing
+ * with deduplication are extract's (extract.ts).
+ *
+ * auto_relate (default false): each NEW memory of this ingest is linked to the live memories
+ * of the wallet in the same namespace (and of the same embedding model) that are similar to
+ * it but not duplicates: of its AUTO_RELATE_MAX (3) nearest, those with cosine similarity in
+ * [0.75, 0.95). Memories created by this same ingest are not candidates (they are not
+ * "existing"); memories a fact was merged into are. One `related_to` relation per pair,
+ * new → existing, with metadata {auto_related: true, similarity}; a relation that already
+ * exists is skipped and not counted. Relations are written after the memories, so a failure
+ * there leaves the memories stored without them.
+ *
+ * Response 201: extract's counts, `relations_created`, `tokens_used` (language-model tokens
+ * only, as the spec says) and `memories_created` (= facts_stored, a field the clients read).
+ */
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { relations } from "../../schema/tables";
+import type { DomainContext } from "../context";
+import { EXACT_SCAN_MAX } from "../memories/nearest";
+import { liveMemory } from "../memories/rows";
+import { DEDUP_THRESHOLD } from "../memories/store";
+import {
+  conversationFields,
+  conversationOf,
+  countItems,
+  exactlyOneSource,
+  extractAll,
+  scopeOf,
+  storeFacts,
+} from "./extract";
+
+export const AUTO_RELATE_MIN = 0.75;
+export const AUTO_RELATE_MAX = 3;
+
+export const ingestInput = z
+  .object({ ...conversationFields, auto_relate: z.boolean().optional() })
+  .superRefine(exactlyOneSource);
+export type IngestInput = z.output<typeof ingestInput>;
+
+export async function ingest(ctx: DomainContext, input: IngestInput) {
+  const scope = scopeOf(input);
+  const { facts, tokens } = await extractAll(ctx.llm, conversationOf(input));
+  const { items } = await storeFacts(ctx, facts, scope);
+  const created = [...new Set(items.filter((i) => !i.deduplicated).map((i) => i.id))];
+  const relationsCreated =
+    input.auto_relate && created.length > 0 ? await autoRelate(ctx, created, scope.namespace) : 0;
+  const counts = countItems(items);
+  return {
+    ...counts,
+    relations_created: relationsCreated,
+    tokens_used: tokens,
+    memories_created: counts.facts_stored,
+  };
+}
+
+type Pair = { source_id: string; target_id: string; similarity: number | string };
+
+/** Creates the auto_relate relations of the header; returns how many were created. */
+export async function autoRelate(
+  ctx: DomainContext,
+  newIds: string[],
+  namespace: string,
+): Promise<number> {
+  const ids = sql`${sql.param(newIds)}::uuid[]`;
+  const inScope = sql`${liveMemory(ctx.userId)} AND namespace = ${namespace}
+    AND embedding_model = src.embedding_model AND NOT (id = ANY(${ids}))`;
+  const cols = sql`id, 1 - (embedding <=> src.embedding) AS similarity`;
+  // Exact scan for namespaces up to EXACT_SCAN_MAX, HNSW above (the rule of nearest.ts).
+  const pairs = await ctx.db.execute<Pair>(sql`
+    WITH src AS MATERIALIZED (
+      SELECT id, embedding, embedding_model FROM memories
+      WHERE ${liveMemory(ctx.userId)} AND id = ANY(${ids}) AND embedding IS NOT NULL
+    ),
+    size AS MATERIALIZED (
+      SELECT count(*) AS n FROM (SELECT 1 FROM memories
+        WHERE ${liveMemory(ctx.userId)} AND namespace = ${namespace} LIMIT ${EXACT_SCAN_MAX + 1}) s
+    )
+    SELECT src.id AS source_id, near.id AS target_id, near.similarity
+    FROM src CROSS JOIN size
+    CROSS JOIN LATERAL (
+      (SELECT ${cols} FROM memories WHERE ${inScope} AND size.n <= ${EXACT_SCAN_MAX}
+        ORDER BY (embedding <=> src.embedding) + 0 LIMIT ${AUTO_RELATE_MAX})
+      UNION ALL
+      (SELECT ${cols} FROM memories WHERE ${inScope} AND size.n > ${EXACT_SCAN_MAX}
+        ORDER BY embedding <=> src.embedding LIMIT ${AUTO_RELATE_MAX})
+    ) AS near
+    WHERE near.similarity >= ${AUTO_RELATE_MIN} AND near.similarity < ${DEDUP_THRESHOLD}
+    ORDER BY src.id, near.similarity DESC`);
+  if (pairs.rows.length === 0) return 0;
+  const inserted = await ctx.db
+    .insert(relations)
+    .values(
+      pairs.rows.map((p) => ({
+        userId: ctx.userId,
+        sourceId: p.source_id,
+        targetId: p.target_id,
+        relationType: "related_to",
+        metadata: {
+          auto_related: true,
+          similarity: Math.round(Number(p.similarity) * 10_000) / 10_000,
+        },
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: relations.id });
+  return inserted.length;
+}

@@ -1,0 +1,161 @@
+/**
+ * Any OpenAI-compatible POST {base}/chat/completions (OpenAI, OpenRouter, vLLM, Ollama…),
+ * asked for JSON with `response_format: {type: "json_object"}` at temperature 0. Prompts,
+ * validation and the malformed-output retries are prompts.ts's.
+ *
+ * Transport: 429, 5xx, timeouts and network errors are retried with exponential backoff
+ * (base × 2^n, or Retry-After in seconds when sent, capped at 2 s), `maxAttempts` in all;
+ * other 4xx fail at once. An answer without a message text (a refusal, a cut-off) counts as
+ * malformed output. Tokens: the provider's `usage.total_tokens`, else countTokens of the
+ * prompt and the answer. Error messages never include the provider's response body, which
+ * may echo the key.
+ */
+import { z } from "zod";
+import { ApiError } from "../errors";
+import { countTokens } from "../lib/tokens";
+import { type Completion, extractionTask, isBlank, runStructured, synthesisTask } from "./prompts";
+import type { ChatMessage, Fact, LlmProvider } from "./provider";
+
+export interface OpenAiChatProviderOptions {
+  /** Base URL of the API, e.g. https://api.openai.com/v1; "/chat/completions" is appended. */
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  /** For tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Per-attempt timeout. Default 30 s. */
+  timeoutMs?: number;
+  /** First retry delay; later ones double. Default 250 ms. */
+  backoffBaseMs?: number;
+  /** HTTP attempts per answer, the first included. Default 3. */
+  maxAttempts?: number;
+}
+
+/** A Retry-After longer than this is shortened to it: a request is waiting on us. */
+const MAX_RETRY_AFTER_MS = 2000;
+
+const responseSchema = z.object({
+  choices: z
+    .array(z.object({ message: z.object({ content: z.string().nullish() }).nullish() }))
+    .min(1),
+  usage: z.object({ total_tokens: z.number().optional() }).nullish(),
+});
+
+export class OpenAiChatProvider implements LlmProvider {
+  readonly name: string;
+  private readonly url: string;
+  private readonly model: string;
+  private readonly apiKey: string | undefined;
+  private readonly fetchImpl: typeof fetch;
+  private readonly timeoutMs: number;
+  private readonly backoffBaseMs: number;
+  private readonly maxAttempts: number;
+
+  constructor(options: OpenAiChatProviderOptions) {
+    this.model = options.model;
+    this.name = `openai:${options.model}`;
+    this.url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+    this.apiKey = options.apiKey;
+    // Bound so a bare `fetch` reference isn't called with the wrong `this` (workerd throws).
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.backoffBaseMs = options.backoffBaseMs ?? 250;
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+  }
+
+  async extractFacts(messages: ChatMessage[]): Promise<{ facts: Fact[]; tokens: number }> {
+    if (isBlank(messages)) return { facts: [], tokens: 0 };
+    const { value, tokens } = await runStructured(extractionTask(messages), (m) =>
+      this.complete(m),
+    );
+    return { facts: value, tokens };
+  }
+
+  async synthesize(memories: string[]): Promise<{ content: string; tokens: number }> {
+    const { value, tokens } = await runStructured(synthesisTask(memories), (m) => this.complete(m));
+    return { content: value, tokens };
+  }
+
+  private async complete(messages: ChatMessage[]): Promise<Completion> {
+    const json = await this.postWithRetry(
+      JSON.stringify({
+        model: this.model,
+        messages,
+        temperature: 0,
+        response_format: { type: "json_object" },
+      }),
+    );
+    const parsed = responseSchema.safeParse(json);
+    if (!parsed.success) throw providerError("unexpected response shape");
+    const content = parsed.data.choices[0]?.message?.content ?? "";
+    const reported = parsed.data.usage?.total_tokens;
+    const tokens =
+      reported ?? messages.reduce((sum, m) => sum + countTokens(m.content), countTokens(content));
+    // An empty answer goes to validation, which reports it as malformed and retries.
+    return { output: content, tokens };
+  }
+
+  /** POSTs, retrying 429, 5xx, timeouts and network errors; returns the parsed JSON body. */
+  private async postWithRetry(body: string): Promise<unknown> {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    let failure = "no attempt made";
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+      let retryAfterMs: number | undefined;
+      try {
+        const res = await this.fetchImpl(this.url, {
+          method: "POST",
+          headers,
+          body,
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+        if (res.ok) {
+          try {
+            return await res.json();
+          } catch (err) {
+            // A timeout while reading the body is worth a retry; an unparseable body is not.
+            if (isTimeout(err)) throw err;
+            throw providerError("response is not JSON");
+          }
+        }
+        await res.body?.cancel();
+        failure = `HTTP ${res.status}`;
+        if (res.status !== 429 && res.status < 500) throw providerError(failure);
+        retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        failure = isTimeout(err)
+          ? `timed out after ${this.timeoutMs} ms`
+          : `network error (${describe(err)})`;
+      }
+      if (attempt < this.maxAttempts) {
+        await sleep(retryAfterMs ?? this.backoffBaseMs * 2 ** (attempt - 1));
+      }
+    }
+    throw providerError(`${failure}, after ${this.maxAttempts} attempts`);
+  }
+}
+
+function providerError(reason: string): ApiError {
+  return new ApiError("BAD_GATEWAY", `Language model provider failed: ${reason}`);
+}
+
+function describe(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 200);
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+}
+
+/** Retry-After in seconds (the HTTP-date form is ignored), capped at MAX_RETRY_AFTER_MS. */
+function parseRetryAfter(value: string | null): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
+  return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,29 @@
+/**
+ * The language-model provider: the tasks the service needs from a model, not a generic
+ * completion API, so the offline rule-based provider can implement them too. Three
+ * implementations (chosen by LLM_PROVIDER): `rules` (built in, offline, deterministic),
+ * `workers-ai` (env.AI, an instruct model with JSON output) and `openai` (any
+ * OpenAI-compatible chat-completions endpoint).
+ */
+import type { MemoryType } from "../memories/fields";
+
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+/** One self-contained fact worth remembering, with the service's importance and type. */
+export interface Fact {
+  content: string;
+  memory_type: MemoryType;
+  importance: number;
+}
+
+export interface LlmProvider {
+  /** Reported in logs and job results, e.g. "rules-v1" or "openai:gpt-4o-mini". */
+  readonly name: string;
+  /** Facts stated in a conversation (or a text given as one user message). */
+  extractFacts(messages: ChatMessage[]): Promise<{ facts: Fact[]; tokens: number }>;
+  /** One memory that says everything the given memories say (consolidation, summaries). */
+  synthesize(memories: string[]): Promise<{ content: string; tokens: number }>;
+}

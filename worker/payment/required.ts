@@ -1,0 +1,108 @@
+/**
+ * The 402 answer (clients.md, "Payment"): status 402, our JSON error body, and the header
+ * `PAYMENT-REQUIRED` = base64 of the x402 v2 PaymentRequired object
+ * `{x402Version: 2, error?, resource: {url, description, mimeType}, accepts: [req]}` with
+ * `req = {scheme: "exact", network, asset, amount, payTo, maxTimeoutSeconds, extra: {name,
+ * version}}`. The requirement is built from configuration alone, so a plain 402 never waits
+ * for the facilitator.
+ */
+import { encodePaymentRequiredHeader } from "@x402/core/http";
+import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { ApiError } from "../errors";
+import type { Price } from "../meter/prices";
+import {
+  MAX_TIMEOUT_SECONDS,
+  type PaymentSettings,
+  PRICE_DECIMALS,
+  PRICE_SYMBOL,
+} from "./settings";
+
+export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
+export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
+export const PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
+
+/** Said in the header's `error` when no X402_PAY_TO is configured. */
+export const PAYMENTS_OFF = "Payments are not configured on this service";
+
+/** The one way to pay for a call at `price`, or none when payments are off. */
+export function requirementsFor(settings: PaymentSettings, price: Price): PaymentRequirements[] {
+  if (!settings.payTo) return [];
+  return [
+    {
+      scheme: "exact",
+      network: settings.network,
+      asset: settings.asset,
+      amount: price.atomic,
+      payTo: settings.payTo,
+      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+      extra: { name: settings.assetName, version: settings.assetVersion },
+    },
+  ];
+}
+
+export interface PaidResource {
+  method: string;
+  path: string;
+  url: string;
+}
+
+export function paymentRequiredObject(
+  settings: PaymentSettings,
+  price: Price,
+  resource: PaidResource,
+  error?: string,
+): PaymentRequired {
+  const accepts = requirementsFor(settings, price);
+  const reason = error ?? (accepts.length === 0 ? PAYMENTS_OFF : undefined);
+  return {
+    x402Version: 2,
+    ...(reason ? { error: reason } : {}),
+    resource: {
+      url: resource.url,
+      description: `${resource.method} ${resource.path}: ${price.usd} ${PRICE_SYMBOL} per call`,
+      mimeType: "application/json",
+    },
+    accepts,
+  };
+}
+
+export interface RefusalOptions {
+  /** Why a payment that was sent is not accepted (verification, replay, settlement). */
+  reason?: string;
+  /** The facilitator's longer explanation, when it gave one. */
+  detail?: string;
+  /** Extra response headers, e.g. PAYMENT-RESPONSE of a failed settlement. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The 402 as an ApiError (the app's onError renders body and headers). Without a reason it
+ * is the plain "pay to continue" answer; with one, the refusal of the payment that was sent.
+ */
+export function paymentRequiredError(
+  settings: PaymentSettings,
+  price: Price,
+  resource: PaidResource,
+  opts: RefusalOptions = {},
+): ApiError {
+  const required = paymentRequiredObject(settings, price, resource, opts.reason);
+  const details: Record<string, unknown> = {
+    price: {
+      amount: price.atomic,
+      usd: price.usd,
+      asset: settings.asset,
+      symbol: PRICE_SYMBOL,
+      decimals: PRICE_DECIMALS,
+      network: settings.network,
+    },
+  };
+  if (opts.reason) details.reason = opts.reason;
+  if (opts.detail) details.detail = opts.detail;
+  const message = opts.reason
+    ? `Payment not accepted: ${opts.reason}`
+    : "Free allowance used: pay per request with x402";
+  return new ApiError("PAYMENT_REQUIRED", message, details, {
+    [PAYMENT_REQUIRED_HEADER]: encodePaymentRequiredHeader(required),
+    ...opts.headers,
+  });
+}
