@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "../errors";
+import { postJsonWithRetry } from "../lib/provider-http";
 import { countTokens } from "../lib/tokens";
 import { EMBEDDING_DIMENSIONS, type Embedder, type Embedding } from "./embedder";
 import { normalise } from "./vector";
@@ -22,7 +23,6 @@ export interface OpenAiEmbedderOptions {
 /** OpenAI's limit is 2048 inputs per request; 100 keeps each request small and retry cheap. */
 const BATCH_SIZE = 100;
 /** A Retry-After longer than this is shortened to it: a request is waiting on us. */
-const MAX_RETRY_AFTER_MS = 2000;
 
 const responseSchema = z.object({
   data: z.array(
@@ -99,68 +99,22 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   /** POSTs, retrying 429, 5xx, timeouts and network errors; returns the parsed JSON body. */
-  private async postWithRetry(body: string): Promise<unknown> {
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    let failure = "no attempt made";
-    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
-      let retryAfterMs: number | undefined;
-      try {
-        const res = await this.fetchImpl(this.url, {
-          method: "POST",
-          headers,
-          body,
-          signal: AbortSignal.timeout(this.timeoutMs),
-        });
-        if (res.ok) {
-          try {
-            return await res.json();
-          } catch (err) {
-            // A timeout while reading the body is worth a retry; unparseable JSON is not.
-            if (isTimeout(err)) throw err;
-            throw providerError("response is not JSON");
-          }
-        }
-        // The body is discarded unread: it may echo the key ("Incorrect API key sk-…").
-        await res.body?.cancel();
-        failure = `HTTP ${res.status}`;
-        if (res.status !== 429 && res.status < 500) throw providerError(failure);
-        retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
-      } catch (err) {
-        if (err instanceof ApiError) throw err;
-        failure = isTimeout(err)
-          ? `timed out after ${this.timeoutMs} ms`
-          : `network error (${describe(err)})`;
-      }
-      if (attempt < this.maxAttempts) {
-        await sleep(retryAfterMs ?? this.backoffBaseMs * 2 ** (attempt - 1));
-      }
-    }
-    throw providerError(failure);
+  private postWithRetry(body: string): Promise<unknown> {
+    return postJsonWithRetry(
+      {
+        url: this.url,
+        apiKey: this.apiKey,
+        fetchImpl: this.fetchImpl,
+        timeoutMs: this.timeoutMs,
+        maxAttempts: this.maxAttempts,
+        backoffBaseMs: this.backoffBaseMs,
+        fail: (reason) => providerError(reason),
+      },
+      body,
+    );
   }
 }
 
 function providerError(reason: string): ApiError {
   return new ApiError("BAD_GATEWAY", `Embedding provider failed: ${reason}`);
-}
-
-/** Error messages of fetch name the failure, never request headers, so no key can leak. */
-function describe(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).slice(0, 200);
-}
-
-function isTimeout(err: unknown): boolean {
-  return err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-}
-
-/** Retry-After in seconds (the HTTP-date form is ignored), capped at MAX_RETRY_AFTER_MS. */
-function parseRetryAfter(value: string | null): number | undefined {
-  if (value === null || value.trim() === "") return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
-  return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { ApiError } from "../errors";
+import { describeError, sleep } from "../lib/provider-http";
 import { countTokens } from "../lib/tokens";
 import {
   type Completion,
@@ -129,7 +130,7 @@ export class WorkersAiProvider implements LlmProvider {
           tokens: parsed.data.usage?.total_tokens ?? prompt + countTokens(text),
         };
       } catch (err) {
-        const message = describe(err);
+        const message = describeError(err);
         if (JSON_MODE_FAILED.test(message)) return { output: undefined, tokens: prompt };
         if (PERMANENT.test(message)) throw providerError(message);
         failure = message;
@@ -157,12 +158,4 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 function providerError(reason: string): ApiError {
   return new ApiError("BAD_GATEWAY", `Language model provider failed: ${reason}`);
-}
-
-function describe(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).slice(0, 200);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
