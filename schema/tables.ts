@@ -80,6 +80,10 @@ export const memories = pgTable(
       .on(t.userId, t.namespace)
       .where(sql`${t.deletedAt} IS NULL`),
     index("memories_user_hash_idx").on(t.userId, t.namespace, t.contentHash),
+    // Recall's most-accessed candidates (only memories recalled at least once).
+    index("memories_user_access_idx")
+      .on(t.userId, t.accessCount.desc())
+      .where(sql`${t.deletedAt} IS NULL AND ${t.accessCount} > 0`),
     index("memories_tags_idx").using("gin", t.tags),
     index("memories_search_idx").using("gin", t.search),
     index("memories_embedding_idx")

@@ -1,0 +1,1 @@
+CREATE INDEX "memories_user_access_idx" ON "memories" USING btree ("user_id","access_count" DESC NULLS LAST) WHERE "memories"."deleted_at" IS NULL AND "memories"."access_count" > 0;
