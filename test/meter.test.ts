@@ -22,6 +22,7 @@ import {
   request,
   type Wallet,
 } from "./helpers";
+import { concurrently, freezeClock } from "./timing";
 
 /** A minute boundary, so window arithmetic in the unit tests is easy to read. */
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
@@ -258,38 +259,9 @@ describe("metering pieces without storage", () => {
 
 // --- Through HTTP -------------------------------------------------------------------------
 
-/**
- * Freezes Date (only Date: timers and I/O run normally) for the test and for the Worker,
- * which runs in the same isolate: 10 s into the next minute, so that every request of the
- * test falls into one rate-limit window however long the requests take.
- */
-function freezeClock(): number {
-  const start = (Math.floor(Date.now() / 60_000) + 1) * 60_000 + 10_000;
-  vi.useFakeTimers({ toFake: ["Date"], now: start });
-  return start;
-}
-
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/**
- * Runs the calls with at most `inFlight` of them under way at any moment. The Meter sees
- * them interleaved just the same; the bound is for the local Postgres of the suite, which
- * takes 32 connections in all (each served store opens its own).
- */
-async function concurrently<T>(calls: Array<() => Promise<T>>, inFlight = 12): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < calls.length; i = next++) {
-      const call = calls[i];
-      if (call) results[i] = await call();
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, lane));
-  return results;
-}
 
 const statusOf = async (w: Wallet) => {
   const res = await w.get("/v1/free-tier/status");
@@ -424,7 +396,7 @@ describe("free allowance through HTTP", () => {
     // are served free and 50 are asked to pay, with the real limits, no test-only settings,
     // and every count exact: a 429 that consumed, or a free call granted twice, would show.
     const w = newWallet();
-    const start = freezeClock();
+    const { start } = freezeClock();
     expect(await statusOf(w)).toMatchObject({ free_tier_used: 0 });
     // The burst starts in the next minute, with the whole window to itself.
     vi.setSystemTime(start + 60_000);

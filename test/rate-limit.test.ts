@@ -17,31 +17,11 @@ import {
   signAuth,
   type Wallet,
 } from "./helpers";
-
-/** Freezes Date at `offsetMs` into the next minute; returns the window's end (unix s). */
-function freezeClock(offsetMs = 10_000): { start: number; resetAt: number } {
-  const minute = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
-  vi.useFakeTimers({ toFake: ["Date"], now: minute + offsetMs });
-  return { start: minute + offsetMs, resetAt: minute / 1000 + 60 };
-}
+import { concurrently, freezeClock } from "./timing";
 
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** At most `inFlight` requests at once: the suite's local Postgres takes 32 connections. */
-async function concurrently<T>(calls: Array<() => Promise<T>>, inFlight = 12): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < calls.length; i = next++) {
-      const call = calls[i];
-      if (call) results[i] = await call();
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, lane));
-  return results;
-}
 
 const times = <T>(n: number, call: () => Promise<T>) =>
   concurrently(Array.from({ length: n }, () => call));
