@@ -8,7 +8,7 @@ import { ApiError, notFound } from "../errors";
 import * as f from "./fields";
 import { type Edge, walkGraph } from "./graph-walk";
 import { assertLive } from "./list";
-import { liveMemory, roundImportance } from "./rows";
+import { isLive, liveMemory, roundImportance } from "./rows";
 
 export const createRelationInput = z.object({
   target_id: f.uuid,
@@ -99,7 +99,7 @@ export async function listRelations(
             ? eq(relations.targetId, id)
             : or(eq(relations.sourceId, id), eq(relations.targetId, id)),
         q.relation_type ? eq(relations.relationType, q.relation_type) : undefined,
-        sql`${other.deletedAt} IS NULL AND (${other.expiresAt} IS NULL OR ${other.expiresAt} > now())`,
+        isLive(other),
       ),
     )
     .orderBy(relations.createdAt);
@@ -144,8 +144,6 @@ export async function memoryGraph(
 
   const src = alias(memories, "src");
   const dst = alias(memories, "dst");
-  const live = (m: typeof src | typeof dst) =>
-    sql`${m.deletedAt} IS NULL AND (${m.expiresAt} IS NULL OR ${m.expiresAt} > now())`;
   const edgesOf = async (frontier: string[]): Promise<Edge[]> =>
     ctx.db
       .select({
@@ -163,8 +161,8 @@ export async function memoryGraph(
           q.relation_types && q.relation_types.length > 0
             ? inArray(relations.relationType, q.relation_types)
             : undefined,
-          live(src),
-          live(dst),
+          isLive(src),
+          isLive(dst),
         ),
       )
       .orderBy(relations.createdAt, relations.id);

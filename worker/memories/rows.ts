@@ -2,7 +2,7 @@
  * The column set and serialisation every memory read shares, and the one condition that
  * scopes a query to the caller's live memories (not deleted, not expired).
  */
-import { and, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 
 /** Every public column; never the embedding or the tsvector (large, and internal). */
@@ -55,6 +55,14 @@ export function liveMemory(userId: string): SQL {
     isNull(memories.deletedAt),
     or(isNull(memories.expiresAt), gt(memories.expiresAt, sql`now()`)),
   ) as SQL;
+}
+
+/**
+ * The same liveness test for an aliased memories table (the other end of a relation): not
+ * soft-deleted, not expired. Ownership is checked on the relation itself.
+ */
+export function isLive(m: { deletedAt: AnyColumn; expiresAt: AnyColumn }): SQL {
+  return sql`${m.deletedAt} IS NULL AND (${m.expiresAt} IS NULL OR ${m.expiresAt} > now())`;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

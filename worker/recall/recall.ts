@@ -13,7 +13,7 @@ import type { DomainContext } from "../context";
 import * as f from "../memories/fields";
 import { filterConditions, type MemoryFilters } from "../memories/list";
 import { EXACT_SCAN_MAX } from "../memories/nearest";
-import { roundImportance, withTags } from "../memories/rows";
+import { isLive, roundImportance, withTags } from "../memories/rows";
 import { type Signals, scoreMemory } from "./scoring";
 
 export const recallInput = z.object({
@@ -298,8 +298,6 @@ export async function relationsOf(
   if (ids.length === 0) return out;
   const src = alias(memories, "src");
   const dst = alias(memories, "dst");
-  const live = (m: typeof src | typeof dst) =>
-    sql`${m.deletedAt} IS NULL AND (${m.expiresAt} IS NULL OR ${m.expiresAt} > now())`;
   const rows = await ctx.db
     .select({
       id: relations.id,
@@ -314,8 +312,8 @@ export async function relationsOf(
       and(
         eq(relations.userId, ctx.userId),
         or(inArray(relations.sourceId, ids), inArray(relations.targetId, ids)),
-        live(src),
-        live(dst),
+        isLive(src),
+        isLive(dst),
       ),
     )
     .orderBy(relations.createdAt);
