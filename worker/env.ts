@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { JobMessage } from "./jobs/message";
 import type { Meter } from "./meter/meter-object";
 
 /** Bindings and variables of the Worker (wrangler.toml [vars], secrets, bindings). */
@@ -22,6 +23,11 @@ export interface Env {
   METERING?: string;
   /** Rate limits and the free allowance (meter/meter-object.ts). */
   METER?: DurableObjectNamespace<Meter>;
+  /**
+   * Producer of the jobs queue (`async: true`, worker/jobs); without it async jobs run in the
+   * request's invocation after the response, without retries (jobs/submit.ts).
+   */
+  JOBS_QUEUE?: Queue<JobMessage>;
   /** x402 payments (see payment/settings.ts): CAIP-2 network; unset: Base (eip155:8453). */
   X402_NETWORK?: string;
   /** The ERC-20 (EIP-3009) asset prices are paid in; default the network's USDC. */

@@ -1,3 +1,4 @@
+import { queue } from "../queues";
 import { createApp } from "./app";
 import type { Env } from "./env";
 
@@ -6,5 +7,8 @@ export { Meter } from "./meter/meter-object";
 const app = createApp();
 
 export default {
+  // Hono's fetch takes (request, env, executionCtx), the shape Workers call it with.
   fetch: app.fetch,
-} satisfies ExportedHandler<Env>;
+  // Background jobs (async: true): the jobs queue and its dead-letter queue (queues/).
+  queue,
+} satisfies ExportedHandler<Env, unknown>;

@@ -164,8 +164,22 @@ export function countItems(items: StoredItem[]) {
   };
 }
 
-export async function extractMemories(ctx: DomainContext, input: ExtractInput) {
+/**
+ * How facts are stored: storeFacts for a request; a background job passes one that records
+ * what it stored, so that a retry stores nothing twice (worker/jobs/facts.ts).
+ */
+export type FactStore = (
+  ctx: DomainContext,
+  facts: Fact[],
+  scope: Scope,
+) => Promise<{ items: StoredItem[]; tokensUsed: number }>;
+
+export async function extractMemories(
+  ctx: DomainContext,
+  input: ExtractInput,
+  store: FactStore = storeFacts,
+) {
   const { facts, tokens } = await extractAll(ctx.llm, conversationOf(input));
-  const { items, tokensUsed } = await storeFacts(ctx, facts, scopeOf(input));
+  const { items, tokensUsed } = await store(ctx, facts, scopeOf(input));
   return { ...countItems(items), tokens_used: tokens + tokensUsed };
 }

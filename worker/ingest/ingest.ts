@@ -28,6 +28,7 @@ import {
   countItems,
   exactlyOneSource,
   extractAll,
+  type FactStore,
   scopeOf,
   storeFacts,
 } from "./extract";
@@ -40,10 +41,14 @@ export const ingestInput = z
   .superRefine(exactlyOneSource);
 export type IngestInput = z.output<typeof ingestInput>;
 
-export async function ingest(ctx: DomainContext, input: IngestInput) {
+export async function ingest(
+  ctx: DomainContext,
+  input: IngestInput,
+  store: FactStore = storeFacts,
+) {
   const scope = scopeOf(input);
   const { facts, tokens } = await extractAll(ctx.llm, conversationOf(input));
-  const { items } = await storeFacts(ctx, facts, scope);
+  const { items } = await store(ctx, facts, scope);
   const created = [...new Set(items.filter((i) => !i.deduplicated).map((i) => i.id))];
   const relationsCreated =
     input.auto_relate && created.length > 0 ? await autoRelate(ctx, created, scope.namespace) : 0;

@@ -3,19 +3,25 @@ import type { AppEnv, Services } from "../context";
 import { connectDb, type DbHandle } from "../db/client";
 import { createEmbedder } from "../embed";
 import type { Embedder } from "../embed/embedder";
-import { parseConfig } from "../env";
+import { type Env, parseConfig } from "../env";
 import { ApiError } from "../errors";
 import { afterResponse } from "../lib/after-response";
 import { createLlmProvider } from "../llm";
 import type { LlmProvider } from "../llm/provider";
 
+export interface OpenServices {
+  services: Services;
+  /** Closes the database pool if it was opened; call it once the work is done. */
+  close(): Promise<void>;
+}
+
 /**
- * Builds the per-request clients. Workers have no module-level env, so nothing is cached
- * across requests except what the drivers cache themselves. The database pool is opened
- * lazily (public endpoints never touch it) and closed once the response is sent.
+ * The clients of one unit of work (a request, a queue batch), built from the Worker's env.
+ * Workers have no module-level env, so nothing is cached across units except what the drivers
+ * cache themselves. The database pool is opened lazily (public endpoints never touch it).
  */
-export const services = createMiddleware<AppEnv>(async (c, next) => {
-  const parsed = parseConfig(c.env);
+export function openServices(env: Env): OpenServices {
+  const parsed = parseConfig(env);
   if (!parsed.ok) {
     console.error("configuration error", parsed.problems);
     throw new ApiError("INTERNAL_ERROR", "Service is misconfigured");
@@ -24,25 +30,31 @@ export const services = createMiddleware<AppEnv>(async (c, next) => {
   let handle: DbHandle | undefined;
   let embedder: Embedder | undefined;
   let llm: LlmProvider | undefined;
-  const value: Services = {
+  const services: Services = {
     config,
     get db() {
       handle ??= connectDb(config.DATABASE_URL, config.NEON_WS_PROXY);
       return handle.db;
     },
     get embedder() {
-      embedder ??= createEmbedder(config, c.env);
+      embedder ??= createEmbedder(config, env);
       return embedder;
     },
     get llm() {
-      llm ??= createLlmProvider(config, c.env);
+      llm ??= createLlmProvider(config, env);
       return llm;
     },
   };
-  c.set("services", value);
+  return { services, close: async () => handle?.close() };
+}
+
+/** Per-request services, closed once the response is sent. */
+export const services = createMiddleware<AppEnv>(async (c, next) => {
+  const opened = openServices(c.env);
+  c.set("services", opened.services);
   try {
     await next();
   } finally {
-    if (handle) await afterResponse(c, handle.close(), "closing the database pool");
+    await afterResponse(c, opened.close(), "closing the database pool");
   }
 });

@@ -6,6 +6,7 @@ import { authRoutes } from "./auth";
 import { consolidateRoutes } from "./consolidate";
 import { coreRoutes } from "./core";
 import { freeTierRoutes } from "./free-tier";
+import { jobRoutes } from "./jobs";
 import { llmRoutes } from "./llm";
 import { memoryRoutes } from "./memories";
 import { migrateRoutes } from "./migrate";
@@ -37,6 +38,7 @@ export function registerRoutes(app: Hono<AppEnv>) {
   migrateRoutes(app);
   consolidateRoutes(app);
   llmRoutes(app);
+  jobRoutes(app);
   overviewRoutes(app);
   coreRoutes(app);
   relationRoutes(app);

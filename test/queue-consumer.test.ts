@@ -1,0 +1,321 @@
+/**
+ * The queue consumers in the Workers runtime: batches made with createMessageBatch go to the
+ * Worker's queue() handler, and getQueueResult reports what it did with each message (acked,
+ * or retried with which delay). Jobs are written straight to the database, so the suite's
+ * real queue never sees them; the provider is chosen per call through the env given to
+ * queue() (the OpenAI-compatible fake of the global setup, or the default rules provider).
+ *
+ * Covered: success, retry with exponential backoff after a provider error (the reason kept on
+ * the job) and success on a later delivery, a retried job storing nothing twice (a crash
+ * after part of the facts, a crash before the result was recorded, a duplicate delivery),
+ * non-retryable failures, malformed messages, and the dead-letter consumer.
+ */
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { GAVE_UP_MESSAGE } from "../queues/dead-letter";
+import type { Env } from "../worker/env";
+import worker from "../worker/index";
+import { scopeOf } from "../worker/ingest/extract";
+import { jobContext } from "../worker/jobs/context";
+import { jobFactStore } from "../worker/jobs/facts";
+import type { JobKind, JobMessage } from "../worker/jobs/message";
+import { insertJob } from "../worker/jobs/records";
+import { BACKOFF_BASE_SECONDS, backoffSeconds } from "../worker/jobs/retry";
+import { RulesProvider } from "../worker/llm/rules";
+import { openServices } from "../worker/middleware/services";
+import { ensureUser } from "../worker/users";
+import { type Json, newWallet, type Wallet } from "./helpers";
+
+const bindings: Env = { ...env };
+const QUEUE = "memory-jobs";
+const DEAD_LETTERS = "memory-jobs-dlq";
+const rules = new RulesProvider();
+
+/** The env with the language model at the fake server, `mode` picking its behaviour. */
+const fakeLlm = (mode: string): Env => ({
+  ...bindings,
+  LLM_PROVIDER: "openai",
+  LLM_API_URL: `${env.FAKE_OPENAI_URL}/v1`,
+  LLM_MODEL: `${mode}:${crypto.randomUUID()}`,
+});
+
+const opened = openServices(bindings);
+const db = opened.services.db;
+afterAll(() => opened.close());
+
+interface Owner {
+  wallet: Wallet;
+  userId: string;
+}
+
+async function owner(): Promise<Owner> {
+  const wallet = newWallet();
+  return { wallet, userId: await ensureUser(db, wallet.address) };
+}
+
+async function newJob(o: Owner, kind: JobKind, input: Record<string, unknown>) {
+  const row = await insertJob(db, o.userId, kind, input);
+  const message: JobMessage = { job_id: row.id, user_id: o.userId, kind };
+  return { id: row.id, message };
+}
+
+/** Delivers one batch to the Worker's queue() and returns what it did with each message. */
+async function deliver(
+  queue: string,
+  bodies: unknown[],
+  opts: { attempts?: number; env?: Env } = {},
+) {
+  const messages = bodies.map((body) => ({
+    id: crypto.randomUUID(),
+    timestamp: new Date(),
+    attempts: opts.attempts ?? 1,
+    body,
+  }));
+  const batch = createMessageBatch(queue, messages);
+  // The pool's getQueueResult reports which messages were retried but not their options:
+  // record the delay each retry() asked for.
+  const delays: Array<{ msgId: string; delaySeconds: number | undefined }> = [];
+  for (const msg of batch.messages) {
+    const retry = msg.retry.bind(msg);
+    vi.spyOn(msg, "retry").mockImplementation((options) => {
+      delays.push({ msgId: msg.id, delaySeconds: options?.delaySeconds });
+      retry(options);
+    });
+  }
+  const ctx = createExecutionContext();
+  await worker.queue(batch, opts.env ?? bindings, ctx);
+  const result = await getQueueResult(batch, ctx);
+  expect(result.retryMessages.map((r: { msgId: string }) => r.msgId)).toEqual(
+    delays.map((d) => d.msgId),
+  );
+  return { ids: messages.map((m) => m.id), result, retried: delays };
+}
+
+async function jobOf(o: Owner, id: string): Promise<Json> {
+  const res = await o.wallet.get(`/v1/jobs/${id}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+async function memoryCount(o: Owner): Promise<number> {
+  return (await o.wallet.get("/v1/memories/count")).body.count;
+}
+
+async function recordedFacts(jobId: string): Promise<number> {
+  const r = await db.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM job_facts WHERE job_id = ${jobId}`,
+  );
+  return Number(r.rows[0]?.n);
+}
+
+const TEXT =
+  "I moved to Porto in 2021. My partner is called Rui. I prefer trains to planes. " +
+  "Our dog Biscuit is three years old.";
+
+describe("jobs queue consumer", () => {
+  it("runs the job, acks the message, and records the synchronous body", async () => {
+    const o = await owner();
+    const job = await newJob(o, "ingest", { text: TEXT, namespace: "life" });
+    const { ids, result } = await deliver(QUEUE, [job.message]);
+    expect(result.outcome).toBe("ok");
+    expect(result.explicitAcks).toEqual(ids);
+    expect(result.retryMessages).toEqual([]);
+    expect(result.retryBatch.retry).toBe(false);
+
+    const view = await jobOf(o, job.id);
+    expect(view).toMatchObject({ status: "succeeded", attempts: 1, error: null });
+    const expected = await rules.extractFacts([{ role: "user", content: TEXT }]);
+    expect(view.result).toMatchObject({
+      facts_extracted: expected.facts.length,
+      facts_stored: expected.facts.length,
+      facts_deduplicated: 0,
+      memories_created: expected.facts.length,
+      relations_created: 0,
+      tokens_used: expected.tokens,
+    });
+    expect(await memoryCount(o)).toBe(expected.facts.length);
+    expect(await recordedFacts(job.id)).toBe(expected.facts.length);
+  });
+
+  it("retries a provider error with exponential backoff, keeps the reason, then succeeds", async () => {
+    const o = await owner();
+    const job = await newJob(o, "extract", {
+      messages: [
+        { role: "user", content: "Our office moved to Berlin. The team has twelve people." },
+      ],
+    });
+    const failing = fakeLlm("fail-500");
+
+    const first = await deliver(QUEUE, [job.message], { env: failing, attempts: 1 });
+    expect(first.result.explicitAcks).toEqual([]);
+    expect(first.retried).toEqual([{ msgId: first.ids[0], delaySeconds: BACKOFF_BASE_SECONDS }]);
+    let view = await jobOf(o, job.id);
+    expect(view).toMatchObject({ status: "queued", attempts: 1, result: null });
+    expect(view.error.code).toBe("BAD_GATEWAY");
+    expect(view.error.message).toContain("HTTP 500");
+    expect(await memoryCount(o)).toBe(0);
+
+    // The delay doubles with each delivery.
+    const third = await deliver(QUEUE, [job.message], { env: failing, attempts: 3 });
+    expect(third.retried).toEqual([
+      { msgId: third.ids[0], delaySeconds: 4 * BACKOFF_BASE_SECONDS },
+    ]);
+
+    // The provider recovers: the next delivery succeeds against the fake's good answers.
+    const fourth = await deliver(QUEUE, [job.message], { env: fakeLlm("good"), attempts: 4 });
+    expect(fourth.result.explicitAcks).toEqual(fourth.ids);
+    expect(fourth.result.retryMessages).toEqual([]);
+    view = await jobOf(o, job.id);
+    expect(view).toMatchObject({ status: "succeeded", attempts: 3, error: null });
+    expect(view.result).toMatchObject({ facts_extracted: 2, facts_stored: 2 });
+    const list = await o.wallet.get("/v1/memories?limit=10");
+    expect(list.body.memories.map((m: Json) => m.content).sort()).toEqual([
+      "Our office moved to Berlin",
+      "The team has twelve people",
+    ]);
+  });
+
+  it("backoff: 5 s doubling per delivery, capped at 10 minutes", () => {
+    expect([1, 2, 3, 4, 5, 6].map(backoffSeconds)).toEqual([5, 10, 20, 40, 80, 160]);
+    expect(backoffSeconds(8)).toBe(600);
+    expect(backoffSeconds(50)).toBe(600);
+  });
+
+  it("a retry after a crash part-way stores none of the facts already stored", async () => {
+    const o = await owner();
+    const input = { text: TEXT, namespace: "life" };
+    const job = await newJob(o, "ingest", input);
+    const { facts } = await rules.extractFacts([{ role: "user", content: TEXT }]);
+    expect(facts.length).toBe(4);
+    // What an attempt that crashed after storing the first two facts left behind.
+    const ctx = jobContext(opened.services, { userId: o.userId, wallet: o.wallet.address });
+    const partial = await jobFactStore(job.id)(ctx, facts.slice(0, 2), scopeOf(input));
+    expect(partial.items.every((i) => !i.deduplicated)).toBe(true);
+    expect(await memoryCount(o)).toBe(2);
+
+    const { ids, result } = await deliver(QUEUE, [job.message], { attempts: 2 });
+    expect(result.explicitAcks).toEqual(ids);
+    const view = await jobOf(o, job.id);
+    expect(view.status).toBe("succeeded");
+    // The two earlier facts count as stored by this job (not as duplicates of themselves).
+    expect(view.result).toMatchObject({ facts_stored: 4, facts_deduplicated: 0 });
+    expect(view.result.memory_ids.slice(0, 2)).toEqual(partial.items.map((i) => i.id));
+    expect(new Set(view.result.memory_ids).size).toBe(4);
+    expect(await memoryCount(o)).toBe(4);
+    expect(await recordedFacts(job.id)).toBe(4);
+  });
+
+  it("a retry after a crash before the result was recorded stores nothing and answers the same", async () => {
+    const o = await owner();
+    const job = await newJob(o, "extract", {
+      messages: [{ role: "user", content: TEXT }],
+      namespace: "life",
+    });
+    await deliver(QUEUE, [job.message]);
+    const before = await jobOf(o, job.id);
+    expect(before.status).toBe("succeeded");
+    // As if the attempt had died after storing, before its result was written.
+    await db.execute(
+      sql`UPDATE jobs SET status = 'running', result = NULL, finished_at = NULL WHERE id = ${job.id}`,
+    );
+
+    const again = await deliver(QUEUE, [job.message], { attempts: 2 });
+    expect(again.result.explicitAcks).toEqual(again.ids);
+    const after = await jobOf(o, job.id);
+    expect(after.status).toBe("succeeded");
+    expect(after.attempts).toBe(2);
+    // Embedding tokens only count the facts this attempt stored: none.
+    expect({ ...after.result, tokens_used: 0 }).toEqual({ ...before.result, tokens_used: 0 });
+    expect(after.result.facts_stored).toBe(4);
+    expect(await memoryCount(o)).toBe(4);
+  });
+
+  it("a duplicate delivery of a finished job is acked and changes nothing", async () => {
+    const o = await owner();
+    const job = await newJob(o, "consolidate", { mode: "llm" });
+    await o.wallet.store("Ana prefers green tea in the morning and coffee after lunch");
+    await o.wallet.store("Ana prefers green tea in the mornings and coffee after lunch breaks");
+    await deliver(QUEUE, [job.message]);
+    const done = await jobOf(o, job.id);
+    expect(done.result).toMatchObject({ clusters_found: 1, memories_created: 1 });
+    expect(await memoryCount(o)).toBe(3);
+
+    const again = await deliver(QUEUE, [job.message], { attempts: 2 });
+    expect(again.result.explicitAcks).toEqual(again.ids);
+    expect(again.result.retryMessages).toEqual([]);
+    expect(await jobOf(o, job.id)).toEqual(done);
+    expect(await memoryCount(o)).toBe(3);
+  });
+
+  it("fails a job at once, without retry, when its input does not validate", async () => {
+    const o = await owner();
+    const job = await newJob(o, "ingest", { text: "" });
+    const { ids, result } = await deliver(QUEUE, [job.message]);
+    expect(result.explicitAcks).toEqual(ids);
+    expect(result.retryMessages).toEqual([]);
+    const view = await jobOf(o, job.id);
+    expect(view).toMatchObject({ status: "failed", attempts: 1, result: null });
+    expect(view.error.code).toBe("VALIDATION_ERROR");
+    expect(view.finished_at).not.toBeNull();
+  });
+
+  it("acks malformed messages and messages naming no job of theirs, and changes nothing", async () => {
+    const o = await owner();
+    const other = await owner();
+    const job = await newJob(o, "ingest", { text: TEXT });
+    const bodies: unknown[] = [
+      "not a job",
+      {},
+      { job_id: "nope", user_id: o.userId, kind: "ingest" },
+      { ...job.message, kind: "teleport" },
+      { ...job.message, user_id: other.userId },
+      { ...job.message, kind: "extract" },
+      { ...job.message, job_id: crypto.randomUUID() },
+    ];
+    for (const queue of [QUEUE, DEAD_LETTERS]) {
+      const { ids, result } = await deliver(queue, bodies);
+      expect(result.explicitAcks).toEqual(ids);
+      expect(result.retryMessages).toEqual([]);
+    }
+    expect(await jobOf(o, job.id)).toMatchObject({ status: "queued", attempts: 0, error: null });
+    expect(await memoryCount(o)).toBe(0);
+  });
+});
+
+describe("dead-letter consumer", () => {
+  it("marks the job failed with the reason its last attempt recorded", async () => {
+    const o = await owner();
+    const job = await newJob(o, "ingest", { text: TEXT });
+    await deliver(QUEUE, [job.message], { env: fakeLlm("fail-500"), attempts: 6 });
+    const lastTry = await jobOf(o, job.id);
+    expect(lastTry.status).toBe("queued");
+
+    const { ids, result } = await deliver(DEAD_LETTERS, [job.message]);
+    expect(result.explicitAcks).toEqual(ids);
+    expect(result.retryMessages).toEqual([]);
+    const view = await jobOf(o, job.id);
+    expect(view.status).toBe("failed");
+    expect(view.error).toEqual(lastTry.error);
+    expect(view.error.code).toBe("BAD_GATEWAY");
+    expect(view.finished_at).not.toBeNull();
+    expect(await memoryCount(o)).toBe(0);
+  });
+
+  it("gives a job that never recorded a reason a generic one, and leaves finished jobs alone", async () => {
+    const o = await owner();
+    const silent = await newJob(o, "extract", { messages: [{ role: "user", content: TEXT }] });
+    const done = await newJob(o, "ingest", { text: TEXT });
+    await deliver(QUEUE, [done.message]);
+    const succeeded = await jobOf(o, done.id);
+
+    const { ids, result } = await deliver(DEAD_LETTERS, [silent.message, done.message]);
+    expect(result.explicitAcks).toEqual(ids);
+    expect(await jobOf(o, silent.id)).toMatchObject({
+      status: "failed",
+      error: { code: "INTERNAL_ERROR", message: GAVE_UP_MESSAGE },
+    });
+    expect(await jobOf(o, done.id)).toEqual(succeeded);
+  });
+});

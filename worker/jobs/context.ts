@@ -1,0 +1,43 @@
+import type { Caller, DomainContext, Services } from "../context";
+import type { Db, Tx } from "../db/client";
+
+/** The domain context of a job: the services of the queue batch, the job's owner as caller. */
+export function jobContext(services: Services, caller: Caller): DomainContext {
+  return {
+    config: services.config,
+    get db() {
+      return services.db;
+    },
+    get embedder() {
+      return services.embedder;
+    },
+    get llm() {
+      return services.llm;
+    },
+    wallet: caller.wallet,
+    userId: caller.userId,
+  };
+}
+
+/**
+ * The same context with every query on `tx`. Domain functions that open a transaction of
+ * their own then open a savepoint inside `tx` (drizzle's nested transactions), so their
+ * writes commit or roll back with the caller's.
+ */
+export function inTransaction(ctx: DomainContext, tx: Tx): DomainContext {
+  return {
+    config: ctx.config,
+    // A transaction offers the query API of the database it came from; `$client` (the pool),
+    // the one member it lacks, is not used by domain code.
+    db: tx as unknown as Db,
+    get embedder() {
+      return ctx.embedder;
+    },
+    get llm() {
+      return ctx.llm;
+    },
+    wallet: ctx.wallet,
+    userId: ctx.userId,
+    timings: ctx.timings,
+  };
+}

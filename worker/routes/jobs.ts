@@ -1,0 +1,32 @@
+import type { Hono } from "hono";
+import { type AppContext, type AppEnv, domain } from "../context";
+import type { JobKind } from "../jobs/message";
+import { type Background, submitJob } from "../jobs/submit";
+import { jobPath, readJob } from "../jobs/view";
+import { valid } from "../lib/validate";
+import { idParam } from "./memories";
+
+/** GET /v1/jobs/:id (free, wallet auth): a background job's status, result or error. */
+export function jobRoutes(app: Hono<AppEnv>) {
+  app.get("/v1/jobs/:id", valid("param", idParam), async (c) =>
+    c.json(await readJob(domain(c), c.req.valid("param").id)),
+  );
+}
+
+/** 202 for an `async: true` call: the queued job, and where to poll it. */
+export async function acceptJob(c: AppContext, kind: JobKind, input: Record<string, unknown>) {
+  const job = await submitJob(domain(c), c.env, kind, input, background(c));
+  const statusUrl = jobPath(job.id);
+  c.header("Location", statusUrl);
+  return c.json({ ...job, status_url: statusUrl }, 202);
+}
+
+function background(c: AppContext): Background {
+  try {
+    const ctx = c.executionCtx;
+    return (work) => ctx.waitUntil(work);
+  } catch {
+    // No execution context (plain Node): run it without waiting, errors logged.
+    return (work) => void work.catch((err: unknown) => console.error("background job", err));
+  }
+}
