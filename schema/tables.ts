@@ -12,11 +12,13 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  check,
   customType,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   text,
   timestamp,
@@ -72,9 +74,12 @@ export const memories = pgTable(
     search: tsvector("search").notNull().generatedAlwaysAs(sql`to_tsvector('english', "content")`),
   },
   (t) => [
-    // Listing: newest first within a user, live rows only.
-    index("memories_user_created_idx")
-      .on(t.userId, t.createdAt.desc())
+    // A wallet's live rows newest first: listing pages (ORDER BY created_at, id), and with
+    // expires_at in the key, counts of live memories (list totals, recall's scope) read the
+    // index alone. Without it Postgres seq-scanned a wallet holding most of the table.
+    index("memories_user_live_idx")
+      // NULLS FIRST: what a plain `ORDER BY … DESC` means, so the planner can use this order.
+      .on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.expiresAt)
       .where(sql`${t.deletedAt} IS NULL`),
     index("memories_user_namespace_idx")
       .on(t.userId, t.namespace)
@@ -136,3 +141,62 @@ export const memoryHistory = pgTable(
 
 export type MemoryRow = typeof memories.$inferSelect;
 export type RelationRow = typeof relations.$inferSelect;
+
+/**
+ * Background jobs (`async: true` on extract, ingest and consolidate; worker/jobs, queues/).
+ *
+ * jobs       one row per accepted job, scoped to its user like a memory (another wallet's job
+ *            is a 404). `kind` is ingest | extract | consolidate; `status` goes queued →
+ *            running → succeeded | failed, back to queued while a retry waits. `input` is the
+ *            validated request body (without `async`), `result` the body the synchronous call
+ *            answers, `error` `{code, message}` as in the API's error body: the last failure
+ *            while retries remain, the final reason once failed. `attempts` counts deliveries
+ *            that started running the job.
+ * job_facts  what a job already stored, one row per fact content (its SHA-256), written in the
+ *            same transaction as the memories themselves: a retried job stores none of these
+ *            again and reports them as the first attempt did (`deduplicated` as it was then).
+ */
+export const JOB_KINDS = ["ingest", "extract", "consolidate"] as const;
+export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: JOB_KINDS }).notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
+    input: jsonb("input").$type<Record<string, unknown>>().notNull(),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    error: jsonb("error").$type<{ code: string; message: string }>(),
+    attempts: integer("attempts").notNull().default(0),
+    ...timestamps,
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    check("jobs_kind_check", sql`${t.kind} IN ('ingest', 'extract', 'consolidate')`),
+    check("jobs_status_check", sql`${t.status} IN ('queued', 'running', 'succeeded', 'failed')`),
+  ],
+);
+
+export const jobFacts = pgTable(
+  "job_facts",
+  {
+    jobId: uuid("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    contentHash: text("content_hash").notNull(),
+    memoryId: uuid("memory_id")
+      .notNull()
+      .references(() => memories.id, { onDelete: "cascade" }),
+    deduplicated: boolean("deduplicated").notNull(),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.contentHash] })],
+);
+
+export type JobRow = typeof jobs.$inferSelect;

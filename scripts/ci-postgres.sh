@@ -2,6 +2,9 @@
 # Installs PostgreSQL 15 with pgvector (built from Debian trixie's source package, since
 # bookworm ships no pgvector) and starts it on 127.0.0.1:${PGPORT:-55432}.
 # Prints the connection URL on its last line. Idempotent: safe to run twice.
+# POOLER=1 also starts PgBouncer (transaction mode, like Neon's pooled endpoint) on
+# ${PGBOUNCER_PORT:-56432} and prints its URL instead: every Worker request opens a new
+# connection, and a fresh backend costs 25-40 ms before its first query; the benchmark uses it.
 set -euo pipefail
 
 PGPORT="${PGPORT:-55432}"
@@ -46,6 +49,39 @@ if ! su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR status" >/dev/null 2>&1; then
     su postgres -c "$PG_BIN/initdb -D $PGDATA_DIR -A trust -U postgres --no-sync" >/dev/null
   fi
   log "starting postgres on 127.0.0.1:$PGPORT"
-  su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR -l $PGDATA_DIR/server.log -w -o '-c listen_addresses=127.0.0.1 -p $PGPORT -c fsync=off -c max_connections=200' start" >/dev/null
+  su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR -l $PGDATA_DIR/server.log -w -o '-c listen_addresses=127.0.0.1 -p $PGPORT -c fsync=off -c max_connections=200 -c shared_buffers=1GB' start" >/dev/null
 fi
-echo "postgres://postgres:postgres@127.0.0.1:$PGPORT/postgres"
+if [ "${POOLER:-}" = "1" ]; then
+  PGBOUNCER_PORT="${PGBOUNCER_PORT:-56432}"
+  PGBOUNCER_DIR="${PGBOUNCER_DIR:-/tmp/memory-service-pgbouncer}"
+  if ! command -v pgbouncer >/dev/null && [ ! -x /usr/sbin/pgbouncer ]; then
+    log "installing pgbouncer"
+    apt-get install -y -qq pgbouncer >/dev/null || { apt-get update -qq >&2 && apt-get install -y -qq pgbouncer >/dev/null; }
+  fi
+  if ! (exec 3<>"/dev/tcp/127.0.0.1/$PGBOUNCER_PORT") 2>/dev/null; then
+    mkdir -p "$PGBOUNCER_DIR" && chown postgres:postgres "$PGBOUNCER_DIR"
+    cat > "$PGBOUNCER_DIR/pgbouncer.ini" <<INI
+[databases]
+* = host=127.0.0.1 port=$PGPORT
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = $PGBOUNCER_PORT
+unix_socket_dir =
+auth_type = trust
+auth_file = $PGBOUNCER_DIR/users.txt
+pool_mode = transaction
+max_client_conn = 500
+default_pool_size = 20
+ignore_startup_parameters = extra_float_digits,options
+logfile = $PGBOUNCER_DIR/pgbouncer.log
+pidfile = $PGBOUNCER_DIR/pgbouncer.pid
+INI
+    echo '"postgres" ""' > "$PGBOUNCER_DIR/users.txt"
+    chown postgres:postgres "$PGBOUNCER_DIR"/*
+    log "starting pgbouncer on 127.0.0.1:$PGBOUNCER_PORT"
+    su postgres -c "/usr/sbin/pgbouncer -d $PGBOUNCER_DIR/pgbouncer.ini" >&2
+  fi
+  echo "postgres://postgres:postgres@127.0.0.1:$PGBOUNCER_PORT/postgres"
+else
+  echo "postgres://postgres:postgres@127.0.0.1:$PGPORT/postgres"
+fi

@@ -18,6 +18,7 @@
  *                     idle_days counts from accessed_at (set at store, reset by every recall:
  *                     "accessing a memory resets its decay timer"); pinned → 1    (rule 6)
  */
+import { type SQL, sql } from "drizzle-orm";
 import type { MemoryType } from "../memories/fields";
 
 export const WEIGHTS = { vector: 0.55, keyword: 0.25, recency: 0.2 } as const;
@@ -102,4 +103,52 @@ export function scoreMemory(m: ScoreInput, now: number): Scored {
       type_decay: decay,
     },
   };
+}
+
+/** SQL expressions (float8) of a candidate row's raw signals, the inputs of scoreSql. */
+export interface SqlSignals {
+  vector: SQL;
+  keyword: SQL;
+  importance: SQL;
+  memoryType: SQL;
+  pinned: SQL;
+  accessCount: SQL;
+  relationCount: SQL;
+  createdAt: SQL;
+  accessedAt: SQL;
+}
+
+/** clamp01 in SQL; NaN (a zero vector's cosine) is 0, as in scoreMemory. */
+const clampSql = (x: SQL) => sql`CASE WHEN (${x}) = 'NaN'::float8 THEN 0::float8
+  ELSE greatest(0::float8, least(1::float8, (${x})::float8)) END`;
+
+/**
+ * scoreMemory's score as a SQL expression, so Postgres can rank candidates and send back only
+ * the top rows. Same constants, same formula; scoreMemory stays the reference (it computes the
+ * returned score and signals), and recall re-sorts the rows it gets with it.
+ */
+export function scoreSql(m: SqlSignals, now: number): SQL {
+  const day = sql.raw(String(DAY_MS));
+  const nowMs = sql.raw(String(now));
+  // float8 throughout: extract() and untyped literals are numeric, ~10× slower per row.
+  const ms = (t: SQL) => sql`(extract(epoch FROM ${t})::float8 * 1000)`;
+  const vector = clampSql(m.vector);
+  const keyword = clampSql(m.keyword);
+  const ageDays = sql`greatest(0::float8, (${nowMs} - ${ms(m.createdAt)}) / ${day})`;
+  const idleDays = sql`greatest(0::float8, (${nowMs} - ${ms(m.accessedAt)}) / ${day})`;
+  const recency = sql`exp(-(${ageDays}) / ${sql.raw(String(RECENCY_DAYS))})`;
+  const hybrid = sql`(${sql.raw(String(WEIGHTS.vector))} * ${vector}
+    + ${sql.raw(String(WEIGHTS.keyword))} * ${keyword}
+    + ${sql.raw(String(WEIGHTS.recency))} * ${recency})`;
+  const effective = sql`(0.5::float8 + 0.5::float8 * ${clampSql(m.importance)})`;
+  const context = sql`(${effective} + (1 - ${effective}) * greatest(${vector}, ${keyword}))`;
+  const boost = sql`least(1 + 0.1::float8 * greatest(0, (${m.accessCount})::float8), 2)`;
+  const halfLife = sql`(CASE ${m.memoryType} ${sql.join(
+    Object.entries(HALF_LIFE_DAYS).map(([type, days]) => sql.raw(`WHEN '${type}' THEN ${days}`)),
+    sql` `,
+  )} ELSE ${sql.raw(String(HALF_LIFE_DAYS.general))} END)`;
+  const slowed = sql`(${halfLife}::float8 * (1 + ln(1 + greatest(0, (${m.relationCount})::float8))))`;
+  const decay = sql`CASE WHEN ${m.pinned} THEN 1::float8
+    ELSE power(0.5::float8, (${idleDays}) / ${slowed}) END`;
+  return sql`(${hybrid} * ${context} * ${boost} * ${decay})`;
 }
