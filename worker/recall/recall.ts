@@ -52,7 +52,7 @@ const KEYWORD_SCAN_MAX = 2000;
 /** Query lexemes used for keyword matching (a 32 KB query would otherwise OR thousands). */
 const MAX_QUERY_LEXEMES = 64;
 
-/** The signals of one candidate: narrow rows, so thousands can be scored cheaply. */
+/** One of the best-scoring candidates: its signals and what the response shows of it. */
 type CandidateRow = {
   id: string;
   importance: number;
@@ -64,6 +64,12 @@ type CandidateRow = {
   vector_sim: number | string | null;
   keyword: number | string | null;
   relation_count: number | string;
+  content: string;
+  metadata: Record<string, unknown>;
+  tags: string[];
+  namespace: string;
+  session_id: string | null;
+  agent_id: string | null;
 };
 
 export interface RecalledMemory {
@@ -264,8 +270,11 @@ export function recallStatement({
         coalesce(rc.n, 0) AS relation_count
       FROM memories m CROSS JOIN qt LEFT JOIN rc ON rc.id = m.id
       WHERE m.id = ANY((SELECT ids FROM cand)::uuid[])
-    )
-    SELECT c.* FROM c ORDER BY ${score} DESC, c.id LIMIT ${take}`;
+    ),
+    top AS (SELECT c.* FROM c ORDER BY ${score} DESC, c.id LIMIT ${take})
+    -- Text and metadata only for the returned rows, in the same round trip.
+    SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id
+    FROM top JOIN memories m ON m.id = top.id`;
 }
 
 /** Scores the caller's memories against a query; the ranking is `score` descending. */
@@ -323,53 +332,24 @@ export async function rankMemories(
     .slice(0, limit);
   ctx.timings?.add("score", performance.now() - scoring);
 
-  // Only the returned memories need their content and metadata: one narrow query above, one
-  // small one here, instead of shipping every candidate's text to the Worker.
-  const fetchDetails = () =>
-    top.length === 0
-      ? Promise.resolve([])
-      : ctx.db
-          .select({
-            id: memories.id,
-            content: memories.content,
-            metadata: memories.metadata,
-            tags: memories.tags,
-            namespace: memories.namespace,
-            sessionId: memories.sessionId,
-            agentId: memories.agentId,
-          })
-          .from(memories)
-          .where(
-            inArray(
-              memories.id,
-              top.map((m) => m.row.id),
-            ),
-          );
-  const details = new Map(
-    (await (ctx.timings?.measure("fetch", fetchDetails) ?? fetchDetails())).map((d) => [d.id, d]),
+  const ranked = top.map(
+    ({ row, score, signals }): RecalledMemory => ({
+      id: row.id,
+      content: row.content,
+      similarity: score,
+      metadata: withTags(row.metadata, row.tags),
+      tags: row.tags,
+      importance: roundImportance(Number(row.importance)),
+      namespace: row.namespace,
+      memory_type: row.memory_type,
+      session_id: row.session_id,
+      agent_id: row.agent_id,
+      created_at: new Date(row.created_at).toISOString(),
+      access_count: Number(row.access_count),
+      pinned: row.pinned,
+      _signals: signals,
+    }),
   );
-  const ranked = top.flatMap(({ row, score, signals }): RecalledMemory[] => {
-    const d = details.get(row.id);
-    if (!d) return [];
-    return [
-      {
-        id: row.id,
-        content: d.content,
-        similarity: score,
-        metadata: withTags(d.metadata, d.tags),
-        tags: d.tags,
-        importance: roundImportance(Number(row.importance)),
-        namespace: d.namespace,
-        memory_type: row.memory_type,
-        session_id: d.sessionId,
-        agent_id: d.agentId,
-        created_at: new Date(row.created_at).toISOString(),
-        access_count: Number(row.access_count),
-        pinned: row.pinned,
-        _signals: signals,
-      },
-    ];
-  });
   return { memories: ranked, queryTokens: tokens };
 }
 
