@@ -53,6 +53,10 @@ async function main() {
     "EMBEDDING_API_URL",
     "EMBEDDING_API_KEY",
     "EMBEDDING_MODEL",
+    "LLM_PROVIDER",
+    "LLM_API_URL",
+    "LLM_API_KEY",
+    "LLM_MODEL",
   ]) {
     const value = process.env[name];
     if (value) vars[name] = value;
