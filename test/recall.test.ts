@@ -223,7 +223,7 @@ describe("POST /v1/recall: response", () => {
       const s = m._signals;
       expect(s.effective_importance).toBeCloseTo(0.5 + 0.5 * s.base_importance, 12);
       expect(s.context_importance).toBeCloseTo(
-        s.effective_importance + (1 - s.effective_importance) * Math.max(s.vector, s.keyword),
+        s.effective_importance * ((s.vector + s.keyword) / 2) ** 2,
         12,
       );
       expect(s.base_importance).toBeCloseTo(m.importance, 6);
@@ -587,7 +587,8 @@ async function referenceRows(fx: BfFixture, query: string): Promise<Reference[]>
     created_at: Date | string;
     accessed_at: Date | string;
     vector_sim: number | string;
-    keyword: number | string;
+    present: string[];
+    lex: string[];
   };
   const rows = await withDb(async (db) => {
     const userId = await userIdOf(db, fx.w);
@@ -600,21 +601,32 @@ async function referenceRows(fx: BfFixture, query: string): Promise<Reference[]>
         m.accessed_at,
         CASE WHEN m.embedding_model = ${embedder.model}
           THEN 1 - (m.embedding <=> ${v}::vector) ELSE 0 END AS vector_sim,
-        CASE WHEN cardinality(qlex.lex) = 0 THEN 0 ELSE
-          (SELECT count(*) FROM unnest(qlex.lex) AS l
-            WHERE m.search @@ quote_literal(l)::tsquery)::float8 / cardinality(qlex.lex)
-        END AS keyword
+        ARRAY(SELECT l FROM unnest(qlex.lex) AS l WHERE m.search @@ quote_literal(l)::tsquery)
+          AS present,
+        qlex.lex AS lex
       FROM memories m CROSS JOIN qlex
       WHERE m.user_id = ${userId} AND m.deleted_at IS NULL
         AND (m.expires_at IS NULL OR m.expires_at > now())`);
     return res.rows;
   });
+  // keyword: the IDF-weighted share of query lexemes present, document frequencies counted
+  // over every live memory (the exact path scores the whole scope).
+  const lexemes = rows[0]?.lex ?? [];
+  const idf = new Map(
+    lexemes.map((l) => {
+      const df = rows.filter((r) => r.present.includes(l)).length;
+      return [l, Math.log(1 + (rows.length - df + 0.5) / (df + 0.5))];
+    }),
+  );
+  const idfTotal = [...idf.values()].reduce((a, b) => a + b, 0);
+  const keywordOf = (r: Row) =>
+    idfTotal > 0 ? r.present.reduce((a, l) => a + (idf.get(l) ?? 0), 0) / idfTotal : 0;
   expect(sorted(rows.map((r) => r.id))).toEqual(sorted([...liveIds]));
   return rows.map((r) => ({
     id: r.id,
     input: {
       vector: Number(r.vector_sim),
-      keyword: Number(r.keyword),
+      keyword: keywordOf(r),
       importance: Number(r.importance),
       memoryType: r.memory_type,
       pinned: r.pinned,

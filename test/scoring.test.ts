@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import {
   HALF_LIFE_DAYS,
+  hybridScore,
   RECENCY_DAYS,
   type ScoreInput,
   scoreMemory,
@@ -40,40 +41,26 @@ describe("scoring: hybrid (rule 1)", () => {
     expect(RECENCY_DAYS).toBe(30);
   });
 
-  it("vector alone weighs 0.55", () => {
-    const { score, signals } = scoreMemory(input({ vector: 1, createdAt: daysAgo(FAR_PAST) }), NOW);
-    expect(signals.recency).toBe(0);
-    expect(signals.context_importance).toBe(1);
-    expect(score).toBeCloseTo(0.55, 10);
+  it("vector alone weighs 0.55, keyword 0.25, recency 0.20", () => {
+    expect(hybridScore(1, 0, 0)).toBeCloseTo(0.55, 12);
+    expect(hybridScore(0, 1, 0)).toBeCloseTo(0.25, 12);
+    expect(hybridScore(0, 0, 1)).toBeCloseTo(0.2, 12);
   });
 
-  it("keyword alone weighs 0.25", () => {
-    const { score } = scoreMemory(input({ keyword: 1, createdAt: daysAgo(FAR_PAST) }), NOW);
-    expect(score).toBeCloseTo(0.25, 10);
-  });
-
-  it("recency alone weighs 0.20", () => {
-    const { score, signals } = scoreMemory(input(), NOW);
-    expect(signals.recency).toBe(1);
-    expect(signals.vector).toBe(0);
-    expect(signals.keyword).toBe(0);
-    expect(score).toBeCloseTo(0.2, 10);
-  });
-
-  it("combines the three signals linearly", () => {
+  it("combines the three signals linearly, and the score carries it", () => {
     const { score, signals } = scoreMemory(
       input({ vector: 0.8, keyword: 0.4, createdAt: daysAgo(3) }),
       NOW,
     );
     const expected = 0.55 * 0.8 + 0.25 * 0.4 + 0.2 * Math.exp(-3 / 30);
-    expect(signals.context_importance).toBe(1);
+    expect(hybridScore(0.8, 0.4, Math.exp(-3 / 30))).toBeCloseTo(expected, 12);
     expect(signals.type_decay).toBe(1);
-    expect(score).toBeCloseTo(expected, 10);
+    expect(score / signals.context_importance).toBeCloseTo(expected, 10);
   });
 
-  it("all-zero relevance on an ancient memory scores 0", () => {
-    const { score } = scoreMemory(input({ createdAt: daysAgo(FAR_PAST) }), NOW);
-    expect(score).toBe(0);
+  it("all-zero relevance scores 0, however recent", () => {
+    expect(scoreMemory(input({ createdAt: daysAgo(FAR_PAST) }), NOW).score).toBe(0);
+    expect(scoreMemory(input(), NOW).score).toBe(0);
   });
 });
 
@@ -117,7 +104,7 @@ describe("scoring: full score (rule 2) and context importance (rule 4)", () => {
     });
     const hybrid = 0.55 * 0.6 + 0.25 * 0.5 + 0.2 * Math.exp(-12 / 30);
     const effective = 0.5 + 0.5 * 0.4;
-    const context = effective + (1 - effective) * 0.6;
+    const context = effective * 0.55 ** 2;
     const boost = 1.3;
     const decay = 0.5 ** (9 / (90 * (1 + Math.log(3))));
     const { score, signals } = scoreMemory(m, NOW);
@@ -135,48 +122,51 @@ describe("scoring: full score (rule 2) and context importance (rule 4)", () => {
     }
   });
 
-  it("context_importance = effective + (1 - effective) · max(vector, keyword)", () => {
+  it("context_importance = effective · ((vector + keyword) / 2)²", () => {
     const cases = [
       { importance: 0.4, vector: 0.3, keyword: 0.6 },
       { importance: 0.4, vector: 0.6, keyword: 0.3 },
       { importance: 0, vector: 0, keyword: 0 },
       { importance: 0, vector: 1, keyword: 0 },
       { importance: 0.8, vector: 0.25, keyword: 0.1 },
+      { importance: 1, vector: 1, keyword: 1 },
     ];
     for (const c of cases) {
       const effective = 0.5 + 0.5 * c.importance;
-      const expected = effective + (1 - effective) * Math.max(c.vector, c.keyword);
+      const expected = effective * ((c.vector + c.keyword) / 2) ** 2;
       const { signals } = scoreMemory(input(c), NOW);
       expect(signals.context_importance).toBeCloseTo(expected, 12);
     }
-    // Worked example: importance 0.4 → effective 0.7; relevance 0.6 → 0.7 + 0.3·0.6 = 0.88.
+    // Worked example: importance 0.4 → effective 0.7; relevance (0.3 + 0.6) / 2 = 0.45 →
+    // 0.7 · 0.2025 = 0.14175.
     expect(
       scoreMemory(input({ importance: 0.4, vector: 0.3, keyword: 0.6 }), NOW).signals
         .context_importance,
-    ).toBeCloseTo(0.88, 12);
+    ).toBeCloseTo(0.14175, 12);
   });
 
   it("an importance-0 memory is damped to half, never erased", () => {
-    const zero = scoreMemory(
-      input({ importance: 0, createdAt: daysAgo(FAR_PAST), keyword: 0, vector: 0 }),
-      NOW,
-    );
-    expect(zero.signals.context_importance).toBe(0.5);
-    const fresh0 = scoreMemory(input({ importance: 0 }), NOW);
-    const fresh1 = scoreMemory(input({ importance: 1 }), NOW);
-    expect(fresh0.score).toBeCloseTo(0.1, 12);
-    expect(fresh1.score).toBeCloseTo(0.2, 12);
+    const relevant = { vector: 0.8, keyword: 0.6 };
+    const zero = scoreMemory(input({ importance: 0, ...relevant }), NOW);
+    const one = scoreMemory(input({ importance: 1, ...relevant }), NOW);
+    expect(zero.score).toBeGreaterThan(0);
+    expect(zero.score / one.score).toBeCloseTo(0.5, 12);
   });
 
-  it("higher importance never lowers the score; more relevance narrows its effect", () => {
+  it("higher importance never lowers the score; relevance counts more than access", () => {
     let previous = -1;
     for (const importance of [0, 0.25, 0.5, 0.75, 1]) {
       const { score } = scoreMemory(input({ importance, vector: 0.5, keyword: 0.2 }), NOW);
       expect(score).toBeGreaterThan(previous);
       previous = score;
     }
-    const full = scoreMemory(input({ importance: 0, vector: 1 }), NOW);
-    expect(full.signals.context_importance).toBe(1);
+    // A good match is not overtaken by a weak one at the maximum access boost (×2).
+    const good = scoreMemory(input({ vector: 0.7, keyword: 0.8, pinned: false }), NOW);
+    const popular = scoreMemory(
+      input({ vector: 0.35, keyword: 0.25, pinned: false, accessCount: 50 }),
+      NOW,
+    );
+    expect(good.score).toBeGreaterThan(popular.score);
   });
 });
 
@@ -249,14 +239,15 @@ describe("scoring: type decay (rule 6)", () => {
 
   it("pinned memories do not decay", () => {
     expect(typeDecay("observation", true, 0, 10_000)).toBe(1);
+    const relevant = { vector: 1, keyword: 1 };
     const { signals, score } = scoreMemory(
-      input({ memoryType: "observation", pinned: true, accessedAt: daysAgo(500) }),
+      input({ memoryType: "observation", pinned: true, accessedAt: daysAgo(500), ...relevant }),
       NOW,
     );
     expect(signals.type_decay).toBe(1);
-    expect(score).toBeCloseTo(0.2, 12);
+    expect(score).toBeCloseTo(1, 12);
     const unpinned = scoreMemory(
-      input({ memoryType: "observation", pinned: false, accessedAt: daysAgo(500) }),
+      input({ memoryType: "observation", pinned: false, accessedAt: daysAgo(500), ...relevant }),
       NOW,
     );
     expect(unpinned.signals.type_decay).toBeCloseTo(0.5 ** (500 / 14), 15);
@@ -372,8 +363,8 @@ describe("scoring: signal ranges", () => {
                 }
                 expect(s.effective_importance).toBeGreaterThanOrEqual(0.5);
                 expect(s.effective_importance).toBeLessThanOrEqual(1);
-                expect(s.context_importance).toBeGreaterThanOrEqual(s.effective_importance);
-                expect(s.context_importance).toBeLessThanOrEqual(1);
+                expect(s.context_importance).toBeGreaterThanOrEqual(0);
+                expect(s.context_importance).toBeLessThanOrEqual(s.effective_importance);
                 if (pinned) expect(s.type_decay).toBe(1);
                 expect(score).toBeGreaterThanOrEqual(0);
                 expect(score).toBeLessThanOrEqual(2);

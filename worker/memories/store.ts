@@ -122,7 +122,8 @@ function dot(a: number[], b: number[]): number {
  * concurrent stores of the same text cannot both create a record.
  */
 export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Promise<StoreResult> {
-  const { vectors, tokens } = await ctx.embedder.embed(inputs.map((m) => m.content));
+  const embed = () => ctx.embedder.embed(inputs.map((m) => m.content));
+  const { vectors, tokens } = await (ctx.timings?.measure("embed", embed) ?? embed());
   if (vectors.length !== inputs.length) {
     throw new ApiError("INTERNAL_ERROR", "Embedding count mismatch");
   }
@@ -140,7 +141,8 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
     const nearestCols = sql`id, content, tags, importance, metadata, pinned, immutable, expires_at,
       1 - (embedding <=> q.v) AS similarity`;
     const inScope = sql`${liveMemory(ctx.userId)} AND namespace = q.ns AND embedding_model = ${model}`;
-    const nearest = await tx.execute<Nearest>(sql`
+    const findNearest = () =>
+      tx.execute<Nearest>(sql`
       WITH q AS MATERIALIZED (
         SELECT i, ns, v::vector AS v
         FROM unnest(${sql.param(inputs.map((_, i) => i))}::int[],
@@ -161,6 +163,7 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
         (SELECT ${nearestCols} FROM memories WHERE ${inScope} AND sizes.n > ${EXACT_SCAN_MAX}
           ORDER BY embedding <=> q.v LIMIT 1)
       ) AS best`);
+    const nearest = await (ctx.timings?.measure("dedup", findNearest) ?? findNearest());
     const nearestOf = new Map(nearest.rows.map((r) => [Number(r.i), r]));
 
     const drafts = new Map<string, Draft>();
@@ -218,6 +221,7 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
     }
 
     const created = [...drafts.values()].filter((d) => d.isNew);
+    const writing = performance.now();
     if (created.length > 0) {
       await tx.insert(memories).values(
         created.map((d) => ({
@@ -262,6 +266,7 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
         })
         .where(eq(memories.id, d.id));
     }
+    ctx.timings?.add("write", performance.now() - writing);
     return out;
   });
   return { items, tokensUsed: tokens };

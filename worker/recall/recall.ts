@@ -256,20 +256,34 @@ export function recallStatement({
       GROUP BY e.id
     ),
     -- Materialized: the score refers to each signal several times, and inlined, Postgres
-    -- recomputed the vector distance and keyword count for every reference.
-    c AS MATERIALIZED (
+    -- recomputed the vector distance for every reference.
+    c0 AS MATERIALIZED (
       SELECT m.id, m.importance::text::float8 AS importance, -- real → the value JS reads
         m.memory_type, m.pinned, m.access_count,
         m.created_at, m.accessed_at,
         CASE WHEN m.embedding_model = ${model} THEN 1 - (m.embedding <=> ${v}::vector) ELSE 0 END
           AS vector_sim,
-        CASE WHEN cardinality(qt.lex) = 0 THEN 0 ELSE
-          (SELECT count(*) FROM unnest(qt.tqs) AS q WHERE m.search @@ q)::float8
-            / cardinality(qt.lex)
-        END AS keyword,
+        -- Which query lexemes (1-based positions in qt.lex) the memory contains.
+        ARRAY(SELECT q.i FROM unnest(qt.tqs) WITH ORDINALITY AS q(t, i) WHERE m.search @@ q.t)
+          AS hits,
         coalesce(rc.n, 0) AS relation_count
       FROM memories m CROSS JOIN qt LEFT JOIN rc ON rc.id = m.id
       WHERE m.id = ANY((SELECT ids FROM cand)::uuid[])
+    ),
+    -- Inverse document frequency of each query lexeme among the scored memories (the whole
+    -- scope on the exact path, the candidates otherwise): ln(1 + (N - df + 0.5) / (df + 0.5)).
+    idf AS (
+      SELECT x.i, ln(1 + ((SELECT count(*) FROM c0) - coalesce(d.n, 0) + 0.5)
+        / (coalesce(d.n, 0) + 0.5)) AS w
+      FROM qt, generate_subscripts(qt.lex, 1) AS x(i)
+      LEFT JOIN (SELECT h AS i, count(*) AS n FROM c0, unnest(c0.hits) AS h GROUP BY h) d
+        ON d.i = x.i
+    ),
+    c AS MATERIALIZED (
+      SELECT c0.*,
+        coalesce((SELECT sum(idf.w) FROM idf WHERE idf.i = ANY (c0.hits))
+          / nullif((SELECT sum(w) FROM idf), 0), 0)::float8 AS keyword
+      FROM c0
     ),
     top AS (SELECT c.* FROM c ORDER BY ${score} DESC, c.id LIMIT ${take})
     -- Text and metadata only for the returned rows, in the same round trip.

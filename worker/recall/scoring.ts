@@ -5,14 +5,19 @@
  *   hybrid          = 0.55·vector + 0.25·keyword + 0.20·recency                    (rule 1)
  *   score           = hybrid · context_importance · access_boost · type_decay     (rule 2)
  *   vector          = cosine similarity, clamped to 0-1                            (rule 3)
- *   keyword         = share of the query's distinct lexemes (Postgres english stems)
- *                     that the memory contains, 0-1                               (rule 3)
+ *   keyword         = IDF-weighted share of the query's distinct lexemes (Postgres english
+ *                     stems) that the memory contains, 0-1: Σ idf(present) / Σ idf(all), with
+ *                     idf = ln(1 + (N - df + 0.5)/(df + 0.5)) over the N memories scored (the
+ *                     scope when it is exact, else the candidates)                (rule 3)
  *   recency         = exp(-age_days / 30), age since created_at                   (rule 3)
  *   effective_importance = 0.5 + 0.5·importance: importance scales a memory between
  *                     half and full weight, so an importance-0 memory is damped, never erased
- *   context_importance   = effective + (1 - effective)·relevance, relevance = max(vector,
- *                     keyword): the more the memory answers this query, the less its stored
- *                     importance holds it back                                     (rule 4)
+ *   context_importance   = effective · relevance², relevance = (vector + keyword) / 2: the
+ *                     stored importance counts in full for a memory that answers the query
+ *                     and fades for one that does not. Squared, so relevance outweighs
+ *                     access_boost (×2 at most) between a good match and a popular poor one:
+ *                     on LoCoMo, recall@5 after 150 questions per wallet went from 0.30 (with
+ *                     effective + (1 - effective)·max(vector, keyword)) to 0.57   (rule 4)
  *   access_boost    = min(1 + 0.1·access_count, 2)                                 (rule 5)
  *   type_decay      = 0.5^(idle_days / (half_life · (1 + ln(1 + relation_count)))), where
  *                     idle_days counts from accessed_at (set at store, reset by every recall:
@@ -77,17 +82,22 @@ export function typeDecay(
   return 0.5 ** (Math.max(0, idleDays) / slowed);
 }
 
+/** Rule 1: the weighted sum of the three relevance signals, each 0-1. */
+export function hybridScore(vector: number, keyword: number, recency: number): number {
+  return WEIGHTS.vector * vector + WEIGHTS.keyword * keyword + WEIGHTS.recency * recency;
+}
+
 export function scoreMemory(m: ScoreInput, now: number): Scored {
   const vector = clamp01(m.vector);
   const keyword = clamp01(m.keyword);
   const ageDays = Math.max(0, (now - m.createdAt.getTime()) / DAY_MS);
   const idleDays = Math.max(0, (now - m.accessedAt.getTime()) / DAY_MS);
   const recency = Math.exp(-ageDays / RECENCY_DAYS);
-  const hybrid = WEIGHTS.vector * vector + WEIGHTS.keyword * keyword + WEIGHTS.recency * recency;
+  const hybrid = hybridScore(vector, keyword, recency);
   const base = clamp01(m.importance);
   const effective = 0.5 + 0.5 * base;
-  const relevance = Math.max(vector, keyword);
-  const context = effective + (1 - effective) * relevance;
+  const relevance = (vector + keyword) / 2;
+  const context = effective * relevance * relevance;
   const accessBoost = Math.min(1 + 0.1 * Math.max(0, m.accessCount), 2);
   const decay = typeDecay(m.memoryType, m.pinned, m.relationCount, idleDays);
   return {
@@ -141,7 +151,8 @@ export function scoreSql(m: SqlSignals, now: number): SQL {
     + ${sql.raw(String(WEIGHTS.keyword))} * ${keyword}
     + ${sql.raw(String(WEIGHTS.recency))} * ${recency})`;
   const effective = sql`(0.5::float8 + 0.5::float8 * ${clampSql(m.importance)})`;
-  const context = sql`(${effective} + (1 - ${effective}) * greatest(${vector}, ${keyword}))`;
+  const relevance = sql`((${vector} + ${keyword}) / 2)`;
+  const context = sql`(${effective} * ${relevance} * ${relevance})`;
   const boost = sql`least(1 + 0.1::float8 * greatest(0, (${m.accessCount})::float8), 2)`;
   const halfLife = sql`(CASE ${m.memoryType} ${sql.join(
     Object.entries(HALF_LIFE_DAYS).map(([type, days]) => sql.raw(`WHEN '${type}' THEN ${days}`)),
