@@ -1,0 +1,125 @@
+/**
+ * An OpenAI-compatible embeddings endpoint on 127.0.0.1 (a free port) that answers with the
+ * service's own local embedder, so that Mem0 (whose embedders speak HTTP) sees exactly the
+ * vectors our Worker computes. `POST /v1/embeddings` only; `/v1/chat/completions` answers 501
+ * and is counted, so a run can prove that no language model was asked for anything.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { EMBEDDING_DIMENSIONS } from "../../worker/embed/embedder";
+import { LocalEmbedder } from "../../worker/embed/local";
+import { countTokens } from "../../worker/lib/tokens";
+
+export interface EmbedServerStats {
+  requests: number;
+  texts: number;
+  /** Time spent inside the handler (parse, embed, serialise), summed. */
+  ms: number;
+  chatRequests: number;
+}
+
+export interface EmbedServer {
+  /** Base URL to give an OpenAI client, e.g. http://127.0.0.1:41234/v1 */
+  baseUrl: string;
+  model: string;
+  stats: EmbedServerStats;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+interface EmbeddingsRequest {
+  input?: unknown;
+  model?: unknown;
+  dimensions?: unknown;
+  encoding_format?: unknown;
+}
+
+export async function startEmbedServer(): Promise<EmbedServer> {
+  const embedder = new LocalEmbedder();
+  const stats: EmbedServerStats = { requests: 0, texts: 0, ms: 0, chatRequests: 0 };
+
+  const server = createServer((req, res) => {
+    readBody(req)
+      .then((body) => route(req, res, body))
+      .catch((err) => send(res, 500, { error: { message: String(err) } }));
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+    const path = (req.url ?? "").split("?")[0];
+    if (req.method === "POST" && path === "/v1/chat/completions") {
+      stats.chatRequests += 1;
+      send(res, 501, { error: { message: "no language model here: the benchmark uses none" } });
+      return;
+    }
+    if (req.method !== "POST" || path !== "/v1/embeddings") {
+      send(res, 404, { error: { message: `no route ${req.method} ${path}` } });
+      return;
+    }
+    const started = performance.now();
+    const parsed = JSON.parse(body) as EmbeddingsRequest;
+    const inputs = typeof parsed.input === "string" ? [parsed.input] : parsed.input;
+    if (!Array.isArray(inputs) || !inputs.every((t): t is string => typeof t === "string")) {
+      send(res, 400, { error: { message: "input must be a string or an array of strings" } });
+      return;
+    }
+    if (parsed.dimensions !== undefined && parsed.dimensions !== EMBEDDING_DIMENSIONS) {
+      send(res, 400, {
+        error: { message: `this model has ${EMBEDDING_DIMENSIONS} dimensions only` },
+      });
+      return;
+    }
+    const { vectors } = await embedder.embed(inputs);
+    const base64 = parsed.encoding_format === "base64";
+    const tokens = inputs.reduce((n, t) => n + countTokens(t), 0);
+    send(res, 200, {
+      object: "list",
+      model: embedder.model,
+      data: vectors.map((v, index) => ({
+        object: "embedding",
+        index,
+        embedding: base64 ? Buffer.from(new Float32Array(v).buffer).toString("base64") : v,
+      })),
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
+    stats.requests += 1;
+    stats.texts += inputs.length;
+    stats.ms += performance.now() - started;
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    model: embedder.model,
+    stats,
+    resetStats() {
+      Object.assign(stats, { requests: 0, texts: 0, ms: 0, chatRequests: 0 });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  res.end(text);
+}

@@ -1,0 +1,97 @@
+/**
+ * The service under test: a database (embedded PGlite, or a scratch database created on the
+ * DATABASE_URL server and dropped at the end, so the bench never touches your data) and
+ * `wrangler dev` on the bench's port, metering off.
+ */
+import { type LocalDatabase, startLocalDatabase } from "../local-db";
+import { assertPortFree, startWrangler, waitForHealth } from "../service";
+import { log } from "./report";
+
+export interface Stack {
+  baseUrl: string;
+  database: LocalDatabase;
+  /** "embedded PGlite" or "PostgreSQL server". */
+  dbLabel: string;
+  stop(): Promise<void>;
+}
+
+export async function startStack(port: number): Promise<Stack> {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await assertPortFree(baseUrl);
+  const started = Date.now();
+  const serverUrl = process.env.DATABASE_URL;
+  const database = await startLocalDatabase({
+    databaseUrl: serverUrl ? await scratchDatabase(serverUrl) : undefined,
+    dataDir: "memory://",
+    log,
+  });
+  const service = startWrangler({
+    port,
+    quiet: true,
+    vars: {
+      DATABASE_URL: database.url,
+      JWT_SECRET: "bench-secret-bench-secret-bench-secret-00",
+      // The bench sends far more than 100 requests a minute per wallet; limits are measured
+      // by the tests, not here. (The Meter Durable Object call is therefore not in these
+      // figures: about one local RPC per request.)
+      METERING: "off",
+      ...(database.wsProxy ? { NEON_WS_PROXY: database.wsProxy } : {}),
+    },
+  });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    service.stop();
+    await database.stop();
+    if (serverUrl) await dropScratch(serverUrl, database.url);
+  };
+  try {
+    await waitForHealth(baseUrl);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const dbLabel = database.kind === "embedded" ? "embedded PGlite" : "PostgreSQL server";
+  log(
+    `service up on ${baseUrl} against ${dbLabel} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  return { baseUrl, database, dbLabel, stop };
+}
+
+async function scratchDatabase(url: string): Promise<string> {
+  const name = `memory_bench_${process.pid}`;
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  await withAdmin(url, `CREATE DATABASE ${name}`);
+  log(`scratch database ${name} created`);
+  return target.toString();
+}
+
+async function dropScratch(url: string, scratchUrl: string): Promise<void> {
+  const name = new URL(scratchUrl).pathname.slice(1);
+  await withAdmin(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(
+    () => log(`scratch database ${name} dropped`),
+    (err) => log(`could not drop ${name}: ${err instanceof Error ? err.message : err}`),
+  );
+}
+
+async function withAdmin(url: string, statement: string): Promise<void> {
+  const { Client, neonConfig } = await import("@neondatabase/serverless");
+  const ws = (await import("ws")).default;
+  const { startWsProxy } = await import("../ws-proxy");
+  neonConfig.webSocketConstructor = ws;
+  const proxy = await startWsProxy(0);
+  neonConfig.wsProxy = (h, p) => `127.0.0.1:${proxy.port}/v2?address=${h}:${p}`;
+  neonConfig.useSecureWebSocket = false;
+  neonConfig.pipelineTLS = false;
+  neonConfig.pipelineConnect = false;
+  const client = new Client(url);
+  try {
+    await client.connect();
+    await client.query(statement);
+  } finally {
+    await client.end();
+    await proxy.close();
+  }
+}
