@@ -1,9 +1,11 @@
 /**
  * Recall. When at most EXACT_SCAN_MAX memories pass the filters, every one of them is scored
  * (scoring.ts), so the ranking is exactly a brute-force ranking. Above that, candidates come
- * from the HNSW index (nearest vectors), the full-text index (memories sharing two query
- * lexemes) and the most accessed memories (access_boost can double a score), each filtered in
- * SQL before its LIMIT so filters never cause short pages. Postgres scores the candidates with
+ * from the HNSW index (nearest vectors) and the full-text index (memories sharing two query
+ * lexemes), each filtered in SQL before its LIMIT so filters never cause short pages. (No
+ * most-accessed source: context_importance = effective · relevance² makes an irrelevant
+ * memory score near 0 whatever its access_boost, and an index on access_count would make
+ * every access update rewrite the row's HNSW entry; see schema/tables.ts.) Postgres scores the candidates with
  * scoreSql and returns the best few; scoreMemory recomputes them for the response.
  */
 import { and, eq, inArray, or, type SQL, sql } from "drizzle-orm";
@@ -130,7 +132,7 @@ export interface RecallStatementInput {
   /** The query embedding as a pgvector literal. */
   vector: string;
   model: string;
-  /** Candidates per source (nearest vectors, full-text, most accessed). */
+  /** Candidates per source (nearest vectors, full-text). */
   k: number;
   /** Rows returned: the best `take` by score. */
   take: number;
@@ -227,19 +229,12 @@ export function recallStatement({
       ORDER BY ts_rank(matched.search, qt.tq) DESC
       LIMIT ${k}
     ),
-    hot AS (
-      SELECT id FROM memories
-      WHERE ${where} AND (SELECT n FROM scope) > ${EXACT_SCAN_MAX} AND access_count > 0
-      ORDER BY access_count DESC NULLS LAST
-      LIMIT ${k}
-    ),
     -- The candidate ids as one array: the planner then looks them up through the primary key.
     -- As a CTE joined to memories it estimated the whole scope (the never-run exact branch)
     -- and hashed the entire table: 230 ms of a 450 ms recall at 100k memories.
     cand AS (
       SELECT ARRAY(
         SELECT id FROM exact UNION SELECT id FROM vec_ann UNION SELECT id FROM kw
-        UNION SELECT id FROM hot
       ) AS ids
     ),
     rc AS (
