@@ -15,10 +15,10 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { GAVE_UP_MESSAGE } from "../queues/dead-letter";
+import { domainContext } from "../worker/context";
 import type { Env } from "../worker/env";
 import worker from "../worker/index";
 import { scopeOf } from "../worker/ingest/extract";
-import { jobContext } from "../worker/jobs/context";
 import { jobFactStore } from "../worker/jobs/facts";
 import type { JobKind, JobMessage } from "../worker/jobs/message";
 import { insertJob } from "../worker/jobs/records";
@@ -190,7 +190,7 @@ describe("jobs queue consumer", () => {
     const { facts } = await rules.extractFacts([{ role: "user", content: TEXT }]);
     expect(facts.length).toBe(4);
     // What an attempt that crashed after storing the first two facts left behind.
-    const ctx = jobContext(opened.services, { userId: o.userId, wallet: o.wallet.address });
+    const ctx = domainContext(opened.services, { userId: o.userId, wallet: o.wallet.address });
     const partial = await jobFactStore(job.id)(ctx, facts.slice(0, 2), scopeOf(input));
     expect(partial.items.every((i) => !i.deduplicated)).toBe(true);
     expect(await memoryCount(o)).toBe(2);

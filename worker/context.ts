@@ -52,10 +52,12 @@ export type AppEnv = {
 
 export type AppContext = Context<AppEnv>;
 
-/** The domain context of an authenticated request. */
-export function domain(c: AppContext): DomainContext {
-  const services = c.get("services");
-  const caller = c.get("caller");
+/** The domain context of a caller over a set of services (a request's or a queue batch's). */
+export function domainContext(
+  services: Services,
+  caller: Caller,
+  timings?: DomainContext["timings"],
+): DomainContext {
   return {
     config: services.config,
     get db() {
@@ -69,6 +71,11 @@ export function domain(c: AppContext): DomainContext {
     },
     wallet: caller.wallet,
     userId: caller.userId,
-    timings: c.get("timings"),
+    timings,
   };
+}
+
+/** The domain context of an authenticated request. */
+export function domain(c: AppContext): DomainContext {
+  return domainContext(c.get("services"), c.get("caller"), c.get("timings"));
 }

@@ -3,21 +3,10 @@
  * the LoCoMo part. Tokens are lower-cased runs of letters and digits; English stop words are
  * dropped; no stemming. Same content strings as the other systems.
  */
+import { STOP_WORDS } from "../../worker/embed/local";
+
 const K1 = 1.2;
 const B = 0.75;
-
-const STOP_WORDS = new Set(
-  (
-    "a about above after again against all am an and any are as at be because been before " +
-    "being below between both but by can could did do does doing down during each few for " +
-    "from further had has have having he her here hers herself him himself his how i if in " +
-    "into is it its itself just me more most my myself no nor not now of off on once only or " +
-    "other our ours ourselves out over own same she should so some such than that the their " +
-    "theirs them themselves then there these they this those through to too under until up " +
-    "very was we were what when where which while who whom why will with would you your " +
-    "yours yourself yourselves"
-  ).split(" "),
-);
 
 export function tokenize(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOP_WORDS.has(t));

@@ -46,7 +46,8 @@ const SEED_TRIGRAM = 0x9e3779b9;
 /** Letters (with their combining marks) and digits; everything else separates words. */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
-const STOP_WORDS = new Set(
+/** English stop words, left out of the features (also the benchmark's BM25 baseline). */
+export const STOP_WORDS = new Set(
   (
     "a about above after again against all am an and any are as at be because been before " +
     "being below between both but by can could did do does doing down during each few for " +

@@ -1,23 +1,5 @@
-import type { Caller, DomainContext, Services } from "../context";
+import type { DomainContext } from "../context";
 import type { Db, Tx } from "../db/client";
-
-/** The domain context of a job: the services of the queue batch, the job's owner as caller. */
-export function jobContext(services: Services, caller: Caller): DomainContext {
-  return {
-    config: services.config,
-    get db() {
-      return services.db;
-    },
-    get embedder() {
-      return services.embedder;
-    },
-    get llm() {
-      return services.llm;
-    },
-    wallet: caller.wallet,
-    userId: caller.userId,
-  };
-}
 
 /**
  * The same context with every query on `tx`. Domain functions that open a transaction of

@@ -3,8 +3,7 @@
  * when the Worker has no queue binding): start the job, run it, and decide what becomes of
  * the message. The caller acts on the outcome (queues/jobs.ts: ack or retry).
  */
-import type { Services } from "../context";
-import { jobContext } from "./context";
+import { domainContext, type Services } from "../context";
 import type { JobMessage } from "./message";
 import { markFailed, markRetrying, startJob } from "./records";
 import { backoffSeconds, isRetryable, jobErrorOf } from "./retry";
@@ -38,7 +37,7 @@ export async function processJob(services: Services, delivery: Delivery): Promis
   if (!job) return { action: "ack", status: "skipped" };
 
   try {
-    await executeJob(jobContext(services, { userId: job.userId, wallet: job.wallet }), job);
+    await executeJob(domainContext(services, { userId: job.userId, wallet: job.wallet }), job);
     return { action: "ack", status: "succeeded" };
   } catch (err) {
     const error = jobErrorOf(err);
