@@ -10,6 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { CONFIG_KEYS } from "../worker/env";
 import { startDevChain } from "./local-chain";
 import { startLocalDatabase } from "./local-db";
 import { assertPortFree, ROOT, startWrangler } from "./service";
@@ -47,19 +48,11 @@ async function main() {
     JWT_SECRET: devJwtSecret(),
     ...(db.wsProxy ? { NEON_WS_PROXY: db.wsProxy } : {}),
   };
-  for (const name of [
-    "AUTH_MESSAGE_PREFIX",
-    "EMBEDDER",
-    "EMBEDDING_API_URL",
-    "EMBEDDING_API_KEY",
-    "EMBEDDING_MODEL",
-    "LLM_PROVIDER",
-    "LLM_API_URL",
-    "LLM_API_KEY",
-    "LLM_MODEL",
-  ]) {
+  // Every variable the Worker reads (worker/env.ts) can be set from the shell; the database
+  // and the JWT secret above are npm run dev's own unless the shell names them.
+  for (const name of CONFIG_KEYS) {
     const value = process.env[name];
-    if (value) vars[name] = value;
+    if (value && !(name in vars)) vars[name] = value;
   }
   const chain = process.argv.includes("--chain") ? await startDevChain(log) : undefined;
   Object.assign(vars, chain?.vars);

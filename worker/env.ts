@@ -79,6 +79,9 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
+/** Every variable the Worker reads, for tools that pass them on (scripts/dev.ts). */
+export const CONFIG_KEYS = configSchema.keyof().options;
+
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
 /** Parses the Worker's environment once per request; empty strings count as unset. */
