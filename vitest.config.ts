@@ -7,30 +7,48 @@ import { defineConfig } from "vitest/config";
  * and hands its address to the Worker as bindings.
  */
 export default defineConfig({
-  plugins: [
-    cloudflareTest(({ inject }) => ({
-      main: "./worker/index.ts",
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: {
-          DATABASE_URL: inject("databaseUrl"),
-          NEON_WS_PROXY: inject("wsProxy") ?? "",
-          JWT_SECRET: "test-secret-test-secret-test-secret-0123456789",
-          AUTH_MESSAGE_PREFIX: "service-auth",
-          EMBEDDER: "local",
-          FAKE_OPENAI_URL: inject("fakeOpenAiUrl"),
-          // The anvil chain of the payment tests (JSON, scripts/local-chain.ts). The Worker's
-          // own X402_* settings stay at their defaults (Base, payments off) for the suite;
-          // test/payment.test.ts points a Worker at the chain by passing it X402_* itself.
-          LOCAL_CHAIN: inject("localChain"),
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(({ inject }) => ({
+            main: "./worker/index.ts",
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                DATABASE_URL: inject("databaseUrl"),
+                NEON_WS_PROXY: inject("wsProxy") ?? "",
+                JWT_SECRET: "test-secret-test-secret-test-secret-0123456789",
+                AUTH_MESSAGE_PREFIX: "service-auth",
+                EMBEDDER: "local",
+                FAKE_OPENAI_URL: inject("fakeOpenAiUrl"),
+                // The anvil chain of the payment tests (JSON, scripts/local-chain.ts). The Worker's
+                // own X402_* settings stay at their defaults (Base, payments off) for the suite;
+                // test/payment.test.ts points a Worker at the chain by passing it X402_* itself.
+                LOCAL_CHAIN: inject("localChain"),
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          globalSetup: ["./test/global-setup.ts"],
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/node/**"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
-    })),
-  ],
-  test: {
-    globalSetup: ["./test/global-setup.ts"],
-    include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+      // Node-side pieces (the embedded database's wire-protocol front): plain Node, no Worker.
+      {
+        test: {
+          name: "node",
+          include: ["test/node/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

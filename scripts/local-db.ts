@@ -6,11 +6,11 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { neonConfig } from "@neondatabase/serverless";
 import { migrate } from "drizzle-orm/neon-serverless/migrator";
 import ws from "ws";
 import { connectDb } from "../worker/db/client";
+import { PGliteFront } from "./embedded-pg/front";
 import { startWsProxy } from "./ws-proxy";
 
 export const MIGRATIONS_FOLDER = new URL("../schema/migrations", import.meta.url).pathname;
@@ -54,22 +54,22 @@ export async function startLocalDatabase(opts: LocalDatabaseOptions): Promise<Lo
     if (opts.dataDir !== "memory://") mkdirSync(opts.dataDir, { recursive: true });
     log(`starting embedded Postgres (PGlite + pgvector) in ${opts.dataDir}`);
     const pg = await PGlite.create({ dataDir: opts.dataDir, extensions: { vector } });
-    // PGlite is one session shared by every client, so database-level settings from the
-    // migrations (ALTER DATABASE … SET) never reach it: set them on the session itself.
     await pg.exec("CREATE EXTENSION IF NOT EXISTS vector");
-    await pg.exec("SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100");
-    const server = new PGLiteSocketServer({
+    // Served by our own front, not pglite-socket, which interleaves concurrent clients'
+    // messages on PGlite's one session (scripts/embedded-pg/front.ts says how).
+    const front = new PGliteFront({
       db: pg,
-      host: "127.0.0.1",
       port: opts.pgPort ?? 0,
-      maxConnections: 32,
+      // PGlite is one session shared by every client, so database-level settings from the
+      // migrations (ALTER DATABASE … SET) never reach it: they are the session's defaults.
+      sessionDefaults: "SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100",
+      log: (line) => log(`embedded Postgres: ${line}`),
     });
-    await server.start();
-    const port = Number(server.getServerConn().split(":").pop());
+    const port = await front.start();
     url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
     kind = "embedded";
     stops.push(async () => {
-      await server.stop();
+      await front.stop();
       await pg.close();
     });
   }

@@ -1,0 +1,470 @@
+/**
+ * A Postgres wire-protocol server in front of PGlite, safe for many concurrent clients.
+ *
+ * PGlite is one Postgres backend: one session that every client shares. pglite-socket's
+ * server interleaves single protocol messages of different clients on it, so one client
+ * can bind or execute another's statement (wrong rows) or find it gone. This front gives
+ * each client the illusion of a session of its own:
+ *   - A client's messages up to a point where it waits for an answer (Sync, a simple
+ *     Query, Flush…) run as one unit; no other client's message comes in between.
+ *   - A client in a transaction (or in the middle of an extended-protocol run) keeps the
+ *     database until it is idle again: the others wait in a FIFO, with a timeout after which
+ *     their unit fails with SQLSTATE 55P03 (never a refused connection).
+ *   - Named prepared statements and portals are prefixed per client (wire.ts scopeNames);
+ *     the unnamed ones are closed when the database passes to another client; session
+ *     settings a client SETs are reset and replayed per client.
+ *   - A client that disconnects mid-transaction is rolled back; one idle in a transaction
+ *     for too long is rolled back and disconnected (as idle_in_transaction_session_timeout).
+ * Protocol tests: test/node/embedded-pg.test.ts.
+ */
+import { createServer, type Server, type Socket } from "node:net";
+import type { PGlite } from "@electric-sql/pglite";
+import {
+  CANCEL_REQUEST,
+  CLOSE_COMPLETE,
+  closePortal,
+  closeStatement,
+  endsUnit,
+  errorResponse,
+  type FrontendMessage,
+  GSSENC_REQUEST,
+  isSyncPoint,
+  PROTOCOL_3,
+  parsedName,
+  readUntyped,
+  readyForQuery,
+  SSL_REQUEST,
+  scopeNames,
+  setsSessionState,
+  simpleQuery,
+  splitMessages,
+  sqlText,
+  startupPacket,
+  sync,
+  trailingStatus,
+} from "./wire";
+
+export interface FrontOptions {
+  db: PGlite;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** SQL that sets the session's defaults; run at start and whenever settings are reset. */
+  sessionDefaults?: string;
+  /** How long a client's unit may wait for another client's transaction (then 55P03). */
+  lockTimeoutMs?: number;
+  /** A transaction whose client sends nothing for this long is rolled back (then 25P03). */
+  idleInTransactionMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface FrontStats {
+  connections: number;
+  waiting: number;
+  units: number;
+  refused: number;
+}
+
+type Status = "I" | "T" | "E";
+
+interface Waiter {
+  conn: Connection;
+  resolve: (granted: boolean) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** The database, held by one client at a time; the others queue in arrival order. */
+class DatabaseLock {
+  owner: Connection | undefined;
+  private readonly waiters: Waiter[] = [];
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  acquire(conn: Connection, timeoutMs: number): Promise<boolean> {
+    if (!this.owner) {
+      this.owner = conn;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        conn,
+        resolve,
+        timer: setTimeout(() => this.drop(waiter), timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  release(conn: Connection): void {
+    if (this.owner !== conn) return;
+    const next = this.waiters.shift();
+    this.owner = next?.conn;
+    if (next) {
+      clearTimeout(next.timer);
+      next.resolve(true);
+    }
+  }
+
+  /** Withdraws a connection's place in the queue (it timed out or went away). */
+  cancel(conn: Connection): void {
+    for (const waiter of this.waiters.filter((w) => w.conn === conn)) this.drop(waiter);
+  }
+
+  private drop(waiter: Waiter): void {
+    const at = this.waiters.indexOf(waiter);
+    if (at < 0) return;
+    this.waiters.splice(at, 1);
+    clearTimeout(waiter.timer);
+    waiter.resolve(false);
+  }
+}
+
+export class PGliteFront {
+  readonly db: PGlite;
+  readonly lock = new DatabaseLock();
+  readonly lockTimeoutMs: number;
+  readonly idleInTransactionMs: number;
+  readonly log: (line: string) => void;
+  private readonly host: string;
+  private readonly port: number;
+  private readonly sessionDefaults: string;
+  private readonly connections = new Set<Connection>();
+  private server: Server | undefined;
+  private nextId = 1;
+  /** What PGlite answers a startup packet; every client gets the same. */
+  startupReply = Buffer.alloc(0);
+  /** The client that ran the last unit: its unnamed statement and portal may still exist. */
+  lastRunner: Connection | undefined;
+  /** The client whose SET statements the session currently reflects. */
+  private settingsOf: Connection | undefined;
+  units = 0;
+  refused = 0;
+
+  constructor(opts: FrontOptions) {
+    this.db = opts.db;
+    this.host = opts.host ?? "127.0.0.1";
+    this.port = opts.port ?? 0;
+    this.sessionDefaults = opts.sessionDefaults ?? "";
+    this.lockTimeoutMs = opts.lockTimeoutMs ?? 30_000;
+    this.idleInTransactionMs = opts.idleInTransactionMs ?? 60_000;
+    this.log = opts.log ?? (() => {});
+  }
+
+  /** Starts listening; resolves to the port. */
+  async start(): Promise<number> {
+    await this.db.waitReady;
+    if (this.sessionDefaults) await this.db.exec(this.sessionDefaults);
+    this.startupReply = Buffer.from(
+      await this.db.execProtocolRaw(startupPacket({ user: "postgres", database: "postgres" })),
+    );
+    if (trailingStatus(this.startupReply) !== "I")
+      throw new Error("PGlite refused a startup packet");
+    const server = createServer((socket) => this.accept(socket));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(this.port, this.host, () => resolve());
+    });
+    const address = server.address();
+    if (!address || typeof address !== "object") throw new Error("front has no TCP address");
+    return address.port;
+  }
+
+  /** Stops listening, disconnects every client (rolling back their transactions). */
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    const closing = server
+      ? new Promise<void>((resolve) => server.close(() => resolve()))
+      : undefined;
+    await Promise.all([...this.connections].map((c) => c.close()));
+    await closing;
+  }
+
+  stats(): FrontStats {
+    return {
+      connections: this.connections.size,
+      waiting: this.lock.waiting,
+      units: this.units,
+      refused: this.refused,
+    };
+  }
+
+  forget(conn: Connection): void {
+    this.connections.delete(conn);
+    if (this.lastRunner === conn) this.lastRunner = undefined;
+  }
+
+  /** Runs raw protocol bytes on PGlite, streaming the answer to `onData`. */
+  async run(bytes: Buffer, onData: (chunk: Buffer) => void = () => {}): Promise<void> {
+    await this.db.runExclusive(() =>
+      this.db.execProtocolRawStream(bytes, { onRawData: (chunk) => onData(Buffer.from(chunk)) }),
+    );
+  }
+
+  /**
+   * Called when `conn` takes the database from another client: puts the session's settings
+   * back to the defaults plus what `conn` itself SET, if either side ever SET anything.
+   */
+  async handOver(conn: Connection): Promise<void> {
+    const current = this.settingsOf;
+    if (current === conn) return;
+    if ((current?.sessionSql.length ?? 0) > 0 || conn.sessionSql.length > 0) {
+      const replay = ["RESET ALL", this.sessionDefaults, ...conn.sessionSql].filter(Boolean);
+      await this.run(simpleQuery(replay.join(";\n")));
+    }
+    this.settingsOf = conn;
+  }
+
+  private accept(socket: Socket): void {
+    socket.setNoDelay(true);
+    const conn = new Connection(this, this.nextId++, socket);
+    this.connections.add(conn);
+  }
+}
+
+/** One client connection: its byte stream, its pending units and its hold on the database. */
+class Connection {
+  readonly prefix: string;
+  /** Scoped names of the prepared statements it created (closed when it leaves). */
+  readonly statements = new Set<string>();
+  /** Its session-level SET/RESET statements, replayed when it takes the database back. */
+  readonly sessionSql: string[] = [];
+  private buffer: Buffer = Buffer.alloc(0);
+  private started = false;
+  private pending: FrontendMessage[] = [];
+  private holding = false;
+  /** A unit ended with Flush and no Sync yet: an extended-protocol run is still open. */
+  private midRun = false;
+  /** After a refused unit that ended in Flush: drop messages until the client's Sync. */
+  private skipping = false;
+  private closed = false;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** This connection's work, one step at a time. */
+  private work: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly front: PGliteFront,
+    readonly id: number,
+    private readonly socket: Socket,
+  ) {
+    this.prefix = `c${id}_`;
+    socket.on("data", (chunk) => this.receive(chunk));
+    socket.on("close", () => void this.close());
+    socket.on("error", () => void this.close());
+  }
+
+  private receive(chunk: Buffer): void {
+    if (this.closed) return;
+    this.clearIdleTimer();
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+    try {
+      if (!this.started && !this.handshake()) return;
+      const { messages, rest } = splitMessages(this.buffer);
+      this.buffer = Buffer.from(rest);
+      for (const message of messages) {
+        if (message.type === "X") {
+          void this.close();
+          return;
+        }
+        this.pending.push(this.track(message));
+      }
+    } catch (err) {
+      this.abort("08P01", `protocol violation: ${err instanceof Error ? err.message : err}`);
+      return;
+    }
+    this.schedule(() => this.pump());
+  }
+
+  /** The untyped first messages; true once the session is started. */
+  private handshake(): boolean {
+    for (;;) {
+      const head = readUntyped(this.buffer);
+      if (!head) return false;
+      this.buffer = this.buffer.subarray(head.length);
+      if (head.code === SSL_REQUEST || head.code === GSSENC_REQUEST) {
+        this.socket.write("N");
+      } else if (head.code === PROTOCOL_3) {
+        this.socket.write(this.front.startupReply);
+        this.started = true;
+        return true;
+      } else if (head.code === CANCEL_REQUEST) {
+        this.socket.destroy();
+        return false;
+      } else {
+        throw new Error(`unsupported protocol ${head.code}`);
+      }
+    }
+  }
+
+  /** Scopes a message's names to this client and notes what it creates. */
+  private track(message: FrontendMessage): FrontendMessage {
+    const scoped = scopeNames(message, this.prefix);
+    const name = parsedName(scoped);
+    if (name) this.statements.add(name);
+    if (scoped.type === "C" && scoped.bytes[5] === 0x53) {
+      this.statements.delete(scoped.bytes.toString("utf8", 6, scoped.bytes.length - 1));
+    }
+    const text = sqlText(scoped);
+    if (text !== undefined && setsSessionState(text)) this.sessionSql.push(text);
+    return scoped;
+  }
+
+  private schedule(step: () => Promise<void>): void {
+    this.work = this.work.then(step).catch((err) => {
+      this.front.log(`connection ${this.id} failed: ${err instanceof Error ? err.message : err}`);
+      this.abort("XX000", "the embedded database failed to run the statement");
+    });
+  }
+
+  /** Runs the pending units, one at a time, each while holding the database. */
+  private async pump(): Promise<void> {
+    while (!this.closed) {
+      if (this.skipping && !this.skipToSync()) return;
+      const end = this.pending.findIndex(endsUnit);
+      if (end < 0) {
+        if (this.holding) this.armIdleTimer();
+        return;
+      }
+      if (!this.holding) {
+        const granted = await this.front.lock.acquire(this, this.front.lockTimeoutMs);
+        if (this.closed) {
+          if (granted) this.front.lock.release(this);
+          return;
+        }
+        if (!granted) {
+          this.refuse(this.pending.splice(0, end + 1));
+          continue;
+        }
+        this.holding = true;
+        await this.front.handOver(this);
+      }
+      const status = await this.execute(this.pending.splice(0, end + 1));
+      if (status === "I") this.letGo();
+    }
+  }
+
+  /** Runs one unit; answers the client as PGlite answers; returns the final status. */
+  private async execute(unit: FrontendMessage[]): Promise<Status | undefined> {
+    const front = this.front;
+    // Another client ran last: its unnamed statement and portal must not reach this one.
+    // Closing them rides in front of this unit; their two CloseComplete are not forwarded.
+    const clear = front.lastRunner !== undefined && front.lastRunner !== this;
+    const parts = clear ? [closeStatement(""), closePortal("")] : [];
+    for (const message of unit) parts.push(message.bytes);
+    let skip = clear ? CLOSE_COMPLETE.length * 2 : 0;
+    let tail: Buffer = Buffer.alloc(0);
+    front.lastRunner = this;
+    front.units++;
+    await front.run(Buffer.concat(parts), (chunk) => {
+      let data = chunk;
+      if (skip > 0) {
+        const n = Math.min(skip, data.length);
+        data = data.subarray(n);
+        skip -= n;
+      }
+      if (data.length === 0) return;
+      tail = Buffer.concat([tail, data]).subarray(-6);
+      if (!this.closed) this.socket.write(data);
+    });
+    const last = unit[unit.length - 1];
+    this.midRun = last !== undefined && !isSyncPoint(last);
+    return trailingStatus(tail);
+  }
+
+  /** Answers a unit that waited too long for the database, without running it. */
+  private refuse(unit: FrontendMessage[]): void {
+    this.front.refused++;
+    const waited = (this.front.lockTimeoutMs / 1000).toFixed(0);
+    this.front.log(`connection ${this.id}: waited ${waited} s for the database; unit refused`);
+    this.socket.write(
+      errorResponse(
+        "ERROR",
+        "55P03",
+        `the embedded database is busy: another connection's transaction held it for ${waited} s`,
+      ),
+    );
+    const last = unit[unit.length - 1];
+    if (last && isSyncPoint(last)) this.socket.write(readyForQuery("I"));
+    else this.skipping = true;
+  }
+
+  /** Drops messages up to the client's next Sync and answers it; false if none yet. */
+  private skipToSync(): boolean {
+    const at = this.pending.findIndex((m) => m.type === "S");
+    if (at < 0) {
+      this.pending = [];
+      return false;
+    }
+    this.pending.splice(0, at + 1);
+    this.skipping = false;
+    this.socket.write(readyForQuery("I"));
+    return true;
+  }
+
+  private letGo(): void {
+    this.clearIdleTimer();
+    this.holding = false;
+    this.front.lock.release(this);
+  }
+
+  private armIdleTimer(): void {
+    this.clearIdleTimer();
+    this.idleTimer = setTimeout(() => {
+      this.front.log(`connection ${this.id}: idle in a transaction; rolled back`);
+      this.abort("25P03", "terminating connection due to idle-in-transaction timeout");
+    }, this.front.idleInTransactionMs);
+  }
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
+  /** Tells the client why, then disconnects it (its transaction is rolled back). */
+  private abort(code: string, text: string): void {
+    if (!this.closed && this.socket.writable) this.socket.write(errorResponse("FATAL", code, text));
+    this.socket.end();
+    void this.close();
+  }
+
+  /** Disconnects: ends an open run, rolls back, closes its statements, frees the database. */
+  close(): Promise<void> {
+    if (this.closed) return this.work;
+    this.closed = true;
+    this.clearIdleTimer();
+    this.pending = [];
+    this.front.lock.cancel(this);
+    if (!this.socket.destroyed) this.socket.destroy();
+    this.work = this.work
+      .then(() => this.cleanUp())
+      .catch((err) => {
+        this.front.log(
+          `connection ${this.id}: clean-up failed: ${err instanceof Error ? err.message : err}`,
+        );
+      });
+    return this.work;
+  }
+
+  private async cleanUp(): Promise<void> {
+    const front = this.front;
+    try {
+      if (!this.holding && this.statements.size === 0) return;
+      if (!this.holding) {
+        // Only its named statements are left: close them when the database is free.
+        if (!(await front.lock.acquire(this, front.lockTimeoutMs * 10))) return;
+        this.holding = true;
+      }
+      if (this.midRun) await front.run(sync());
+      if (front.db.isInTransaction()) await front.run(simpleQuery("ROLLBACK"));
+      if (this.statements.size > 0) {
+        await front.run(Buffer.concat([...[...this.statements].map(closeStatement), sync()]));
+      }
+    } finally {
+      if (this.holding) this.letGo();
+      front.forget(this);
+    }
+  }
+}
