@@ -23,6 +23,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { runConcurrency } from "./bench/concurrency";
 import { type EmbedServer, startEmbedServer } from "./bench/embed-server";
 import { runLocomo } from "./bench/locomo";
 import { cleanupMem0 } from "./bench/mem0";
@@ -42,12 +43,14 @@ const { values: args } = parseArgs({
     "per-other": { type: "string", default: "100" },
     "api-seed-max": { type: "string", default: "10000" },
     "mem0-max-size": { type: "string", default: "10000" },
+    wallets: { type: "string", default: "20" },
+    rounds: { type: "string", default: "5" },
     port: { type: "string", default: "8788" },
     out: { type: "string", default: `${ROOT}bench-results` },
   },
 });
 
-const PARTS = ["locomo", "speed"] as const;
+const PARTS = ["locomo", "speed", "concurrency"] as const;
 type Part = (typeof PARTS)[number];
 
 function positive(name: string, value: string | undefined): number {
@@ -118,6 +121,19 @@ async function main() {
       result.json.command = commandLine();
       const file = writeJson(out, `speed-${kind}.json`, result.json);
       log(`speed done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
+      tables.push(...result.tables);
+    }
+    // Last, with stacks of its own: the embedded default and, with DATABASE_URL, the server.
+    if (parts.has("concurrency")) {
+      await stack.stop();
+      const started = Date.now();
+      const result = await runConcurrency({
+        port: positive("port", args.port),
+        wallets: positive("wallets", args.wallets),
+        rounds: positive("rounds", args.rounds),
+      });
+      const file = writeJson(out, "concurrency.json", { ...result.json, command: commandLine() });
+      log(`concurrency done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
       tables.push(...result.tables);
     }
     for (const table of tables) printTable(table);

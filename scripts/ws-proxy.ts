@@ -36,10 +36,10 @@ export async function startWsProxy(port = 0, host = "127.0.0.1"): Promise<WsProx
     ws.on("message", (data) => {
       const chunk = data as Buffer;
       socket.write(chunk);
-      // A Postgres server hangs up after Terminate; PGlite's socket server does not, and the
-      // Neon driver never closes its WebSocket after sending it (pg passes end()'s callback
-      // where the driver's socket expects an encoding). Without this every pooled connection
-      // would stay open and PGlite would refuse new ones once its 32 slots were used.
+      // The Neon driver never closes its WebSocket after sending Terminate (pg passes end()'s
+      // callback where the driver's socket expects an encoding), so the proxy ends the TCP
+      // side itself; otherwise every pooled connection would stay open until the Worker's
+      // isolate goes away.
       if (endsWithTerminate(chunk)) socket.end();
     });
     ws.on("close", () => socket.destroy());

@@ -15,11 +15,14 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(port: number): Promise<Stack> {
+/** `serverUrl`: a PostgreSQL server to use (default DATABASE_URL); none means embedded. */
+export async function startStack(
+  port: number,
+  { serverUrl }: { serverUrl?: string } = { serverUrl: process.env.DATABASE_URL },
+): Promise<Stack> {
   const baseUrl = `http://127.0.0.1:${port}`;
   await assertPortFree(baseUrl);
   const started = Date.now();
-  const serverUrl = process.env.DATABASE_URL;
   const database = await startLocalDatabase({
     databaseUrl: serverUrl ? await scratchDatabase(serverUrl) : undefined,
     dataDir: "memory://",
