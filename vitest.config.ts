@@ -26,6 +26,11 @@ export default defineConfig({
                 // own X402_* settings stay at their defaults (Base, payments off) for the suite;
                 // test/payment.test.ts points a Worker at the chain by passing it X402_* itself.
                 LOCAL_CHAIN: inject("localChain"),
+                // bge-small-en-v1.5 in a local process (scripts/embedder), for the real-model
+                // tests, which pass it to a Worker as EMBEDDING_API_URL; "" and the reason when
+                // it could not start.
+                BGE_EMBEDDINGS_URL: inject("bgeUrl"),
+                BGE_PROBLEM: inject("bgeProblem"),
               },
             },
           })),

@@ -3,7 +3,9 @@
  *   1. Postgres: the embedded PGlite + pgvector (data in .data/pglite), or DATABASE_URL.
  *   2. A WebSocket proxy in front of it, so the Worker's Neon driver can reach it.
  *   3. Migrations.
- *   4. `wrangler dev` on 127.0.0.1:8787 with those settings.
+ *   4. The embedder: bge-small-en-v1.5, production's model, in a local process
+ *      (scripts/embedder), unless EMBEDDER is set; the lexical one if the model is missing.
+ *   5. `wrangler dev` on 127.0.0.1:8787 with those settings.
  * With `--chain` (`npm run dev:chain`), also a local EVM chain with a test USDC, and the
  * Worker's x402 payments pointed at it (scripts/local-chain.ts).
  * One Ctrl-C stops everything (the embedded database is closed cleanly).
@@ -11,6 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { CONFIG_KEYS } from "../worker/env";
+import { chooseEmbedder } from "./embedder/launch";
 import { startDevChain } from "./local-chain";
 import { startLocalDatabase } from "./local-db";
 import { assertPortFree, ROOT, startWrangler } from "./service";
@@ -34,12 +37,16 @@ function devJwtSecret(): string {
 async function main() {
   await assertPortFree(`http://127.0.0.1:${port}`);
   const started = Date.now();
+  // The model loads while the database starts: both take a few seconds.
+  const embedding = chooseEmbedder(process.env);
   const db = await startLocalDatabase({
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir,
     pgPort: Number(process.env.PGLITE_PORT ?? 0),
     log,
   });
+  const embedder = await embedding;
+  log(`embedder: ${embedder.summary}`);
   if (db.kind === "embedded") log(`embedded Postgres listening at ${db.url} (psql works too)`);
   log(`database ready in ${((Date.now() - started) / 1000).toFixed(1)} s; starting wrangler dev`);
 
@@ -47,6 +54,7 @@ async function main() {
     DATABASE_URL: db.url,
     JWT_SECRET: devJwtSecret(),
     ...(db.wsProxy ? { NEON_WS_PROXY: db.wsProxy } : {}),
+    ...embedder.vars,
   };
   // Every variable the Worker reads (worker/env.ts) can be set from the shell; the database
   // and the JWT secret above are npm run dev's own unless the shell names them.
@@ -66,6 +74,7 @@ async function main() {
     log("stopping");
     wrangler.stop();
     await chain?.stop();
+    await embedder.stop();
     await db.stop().catch((err) => console.error("[dev] database did not stop cleanly", err));
     process.exit(code);
   };

@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import { connectDb } from "../worker/db/client";
 import { expectError, newWallet, type Wallet } from "./helpers";
 
-// Cosine similarities under the local embedder: A~C 0.870, A~B 0.831, B~C 0.740, D~E 0.917,
-// and about 0 between the groups and with F.
+// Cosine similarities under the local embedder: A~C 0.870, A~B 0.835, B~C 0.713, D~E 0.917,
+// and about 0 between the groups and with F. No pair differs in a number, date, name or
+// negation, which would keep it out of any cluster (see "keeps distinct facts apart").
 const A = "The team deploys the billing service every Friday afternoon after the review";
-const B = "The team deploys the billing service every Thursday afternoon after the review";
+const B = "The team releases the billing service every Friday afternoon after the review";
 const C = "The team deploys the billing service each Friday afternoon after code review";
 const D = "Ana prefers green tea in the morning and coffee after lunch";
 const E = "Ana prefers green tea in the mornings and coffee after lunch breaks";
@@ -78,6 +79,21 @@ describe("POST /v1/memories/consolidate", () => {
     expect(strict.body.clusters.map((c: { memory_ids: string[] }) => sorted(c.memory_ids))).toEqual(
       [sorted([ids.D as string, ids.E as string])],
     );
+  });
+
+  it("keeps distinct facts apart: texts that differ in a day, a number or a name never cluster", async () => {
+    const w = newWallet();
+    const thursday = A.replace("Friday", "Thursday");
+    const ids: string[] = [];
+    for (const text of [A, thursday, C, D, D.replace("Ana", "Eva")]) ids.push(await w.store(text));
+    const [a, th, c, d, eva] = ids;
+    const res = await w.post("/v1/memories/consolidate", { dry_run: true, min_similarity: 0.7 });
+    const clusters = (res.body.clusters as Array<{ memory_ids: string[] }>).map((x) =>
+      sorted(x.memory_ids),
+    );
+    // Without the rule: [A, Thursday, C] (pairwise 0.83, 0.74, 0.87) and [D, Eva] (0.85).
+    expect(clusters).toEqual([sorted([a as string, c as string])]);
+    expect([th, d, eva].every((id) => !clusters.flat().includes(id as string))).toBe(true);
   });
 
   it("rule mode keeps the most important memory, merges tags, soft-deletes the rest and records supersedes", async () => {

@@ -294,14 +294,16 @@ describe("WorkersAiEmbedder", () => {
   function fakeAi(shape: (batch: string[]) => unknown = goodOutput) {
     const batches: number[] = [];
     const models: string[] = [];
+    const poolings: string[] = [];
     const ai: AiRunner = {
       async run(model, input) {
         models.push(model);
         batches.push(input.text.length);
+        poolings.push(input.pooling);
         return shape(input.text);
       },
     };
-    return { ai, batches, models };
+    return { ai, batches, models, poolings };
   }
   function goodOutput(batch: string[]) {
     const data = batch.map((text) => {
@@ -312,13 +314,15 @@ describe("WorkersAiEmbedder", () => {
     return { shape: [batch.length, 384], data };
   }
 
-  it("embeds in batches of 100, in order", async () => {
-    const { ai, batches, models } = fakeAi();
+  it("embeds in batches of 100, in order, asking for CLS pooling", async () => {
+    const { ai, batches, models, poolings } = fakeAi();
     const embedder = new WorkersAiEmbedder(ai);
     const texts = Array.from({ length: 250 }, (_, i) => `text ${i}`);
     const { vectors, tokens } = await embedder.embed(texts);
     expect(batches).toEqual([100, 100, 50]);
     expect(models).toEqual(Array(3).fill("@cf/baai/bge-small-en-v1.5"));
+    // Workers AI's default is mean pooling, whose vectors the local model's (CLS) do not match.
+    expect(poolings).toEqual(["cls", "cls", "cls"]);
     expect(embedder.model).toBe("@cf/baai/bge-small-en-v1.5");
     expect(vectors).toHaveLength(250);
     vectors.forEach((v, i) => {
@@ -340,6 +344,20 @@ describe("WorkersAiEmbedder", () => {
       const err = await apiError(new WorkersAiEmbedder(fakeAi(shape).ai).embed(["a", "b"]));
       expect(err.code).toBe("BAD_GATEWAY");
     }
+  });
+
+  it("refuses vectors made with another pooling than CLS", async () => {
+    const unit = () => new Array<number>(384).fill(1 / Math.sqrt(384));
+    const withPooling = (pooling: string) => (batch: string[]) => ({
+      data: batch.map(unit),
+      pooling,
+    });
+    const mean = await apiError(new WorkersAiEmbedder(fakeAi(withPooling("mean")).ai).embed(["a"]));
+    expect(mean.code).toBe("BAD_GATEWAY");
+    expect(mean.message).toContain("mean pooling, not cls");
+    const cls = await new WorkersAiEmbedder(fakeAi(withPooling("cls")).ai).embed(["a"]);
+    expect(cls.vectors).toHaveLength(1);
+    expect(cls.vectors[0]?.[0]).toBeCloseTo(1 / Math.sqrt(384), 12);
   });
 
   it("reports a failing binding as BAD_GATEWAY", async () => {

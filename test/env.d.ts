@@ -5,6 +5,9 @@ declare namespace Cloudflare {
     FAKE_OPENAI_URL: string;
     /** JSON of the local chain (scripts/local-chain.ts LocalChain without stop). */
     LOCAL_CHAIN: string;
+    /** The local bge-small-en-v1.5 embeddings API (…/v1), or "" with BGE_PROBLEM saying why. */
+    BGE_EMBEDDINGS_URL: string;
+    BGE_PROBLEM: string;
     METER: DurableObjectNamespace<import("../worker/meter/meter-object").Meter>;
   }
 }

@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+import { startModelProcess } from "../scripts/embedder/launch";
 import { startLocalChain } from "../scripts/local-chain";
 import { startLocalDatabase } from "../scripts/local-db";
 import { startFakeOpenAi } from "./fake-openai-server";
@@ -10,6 +11,10 @@ declare module "vitest" {
     fakeOpenAiUrl: string;
     /** The local anvil chain of the payment tests (scripts/local-chain.ts), as JSON. */
     localChain: string;
+    /** The local bge-small-en-v1.5 endpoint (scripts/embedder), or "" when it could not start… */
+    bgeUrl: string;
+    /** …and then why, for the real-model tests to fail with. */
+    bgeProblem: string;
   }
 }
 
@@ -23,6 +28,10 @@ export default async function setup(project: TestProject) {
   console.log(
     `[test-db] suite runs against ${db.kind === "embedded" ? "embedded PGlite" : "a PostgreSQL server"}`,
   );
+  // The model loads while the chain starts. The suite's Worker keeps the lexical embedder
+  // (fast, exact similarities for tests of code paths); the real-model tests (test/bge-*.ts,
+  // test/meaning*.ts) point a Worker at this endpoint.
+  const model = startModelProcess();
   const fake = await startFakeOpenAi();
   const chain = await startLocalChain({ log: (line) => console.log(`[test-chain] ${line}`) });
   project.provide("databaseUrl", db.url);
@@ -30,7 +39,14 @@ export default async function setup(project: TestProject) {
   project.provide("fakeOpenAiUrl", fake.url);
   const { stop: _stop, ...chainDetails } = chain;
   project.provide("localChain", JSON.stringify(chainDetails));
+  const bge = await model;
+  if (bge.ok)
+    console.log(`[test-embedder] bge-small-en-v1.5 at ${bge.process.url} (${bge.process.source})`);
+  else console.error(`[test-embedder] NO MODEL, the real-model tests will fail: ${bge.reason}`);
+  project.provide("bgeUrl", bge.ok ? bge.process.url : "");
+  project.provide("bgeProblem", bge.ok ? "" : bge.reason);
   return async () => {
+    if (bge.ok) await bge.process.stop();
     await chain.stop();
     await fake.close();
     await db.stop();

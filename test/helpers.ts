@@ -23,10 +23,19 @@ export async function signAuth(account: PrivateKeyAccount, ts = nowSeconds(), pr
   return `${account.address}:${ts}:${signature}`;
 }
 
+/** How a test reaches the Worker: the suite's (SELF) unless a test configures its own. */
+export type WorkerFetch = (url: string, init: RequestInit) => Promise<Response>;
+const selfFetch: WorkerFetch = (url, init) => SELF.fetch(url, init);
+
 export async function request<T = Json>(
   method: string,
   path: string,
-  opts: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  opts: {
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+    fetch?: WorkerFetch;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   let body: string | undefined = opts.rawBody;
@@ -34,7 +43,7 @@ export async function request<T = Json>(
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await SELF.fetch(`${BASE}${path}`, { method, headers, body });
+  const res = await (opts.fetch ?? selfFetch)(`${BASE}${path}`, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -46,7 +55,7 @@ export async function request<T = Json>(
 }
 
 /** A fresh wallet and a client that signs every request with it. */
-export function newWallet() {
+export function newWallet(workerFetch?: WorkerFetch) {
   const account = privateKeyToAccount(generatePrivateKey());
   const call = async (
     method: string,
@@ -57,6 +66,7 @@ export function newWallet() {
     request(method, path, {
       body,
       headers: { "x-wallet-auth": await signAuth(account), ...headers },
+      fetch: workerFetch,
     });
   return {
     account,

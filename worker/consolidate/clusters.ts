@@ -4,6 +4,8 @@
  * Greedy and deterministic: memories are taken in the given order (the caller sorts them by
  * importance, then recency) and each unassigned memory seeds a cluster that takes every later
  * unassigned memory similar to all its members. Only clusters of two or more are returned.
+ * `compatible` can veto a pair whatever its similarity (consolidate.ts: texts that differ in
+ * a number, date, name or negation are distinct facts, memories/dedup-rule.ts).
  */
 export interface Clusterable {
   id: string;
@@ -22,7 +24,11 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-export function findClusters(items: Clusterable[], minSimilarity: number): Cluster[] {
+export function findClusters<T extends Clusterable>(
+  items: T[],
+  minSimilarity: number,
+  compatible: (a: T, b: T) => boolean = () => true,
+): Cluster[] {
   const assigned = new Uint8Array(items.length);
   const clusters: Cluster[] = [];
   for (let seed = 0; seed < items.length; seed++) {
@@ -34,9 +40,12 @@ export function findClusters(items: Clusterable[], minSimilarity: number): Clust
       const candidate = items[j];
       if (assigned[j] || !candidate) continue;
       if (
-        members.every(
-          (m) => dot((items[m] as Clusterable).vector, candidate.vector) >= minSimilarity,
-        )
+        members.every((m) => {
+          const member = items[m] as T;
+          return (
+            dot(member.vector, candidate.vector) >= minSimilarity && compatible(member, candidate)
+          );
+        })
       ) {
         members.push(j);
       }

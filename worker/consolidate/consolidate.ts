@@ -5,7 +5,9 @@
  * Scope: the caller's live memories (of `namespace` / `agent_id` when given), at most the
  * CONSOLIDATE_SCOPE most recently updated ones per call, embedded with the current model.
  * Members are ordered by importance, then pinned, then newest, so each cluster's first
- * member (its survivor) is the highest-importance memory.
+ * member (its survivor) is the highest-importance memory. Two memories whose texts differ in
+ * a number, date, name or negation are never in one cluster, whatever their similarity
+ * (memories/dedup-rule.ts): with a real model such distinct facts score 0.9 and more.
  *
  * `rule` mode, in one transaction: the survivor inherits the tags of the members it absorbs
  * (union, at most 10; an immutable survivor is left as it is), the other members are
@@ -23,6 +25,7 @@ import { memories, relations } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
+import { distinguishingWords } from "../memories/dedup-rule";
 import * as f from "../memories/fields";
 import { liveMemory } from "../memories/rows";
 import { type Cluster, findClusters } from "./clusters";
@@ -80,8 +83,9 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
   for (const group of byNamespace.values()) {
     clusters.push(
       ...findClusters(
-        group.map((m) => ({ id: m.id, vector: parseVector(m.embedding) })),
+        group.map((m) => ({ id: m.id, content: m.content, vector: parseVector(m.embedding) })),
         minSimilarity,
+        (a, b) => distinguishingWords(a.content, b.content).length === 0,
       ),
     );
   }

@@ -14,14 +14,23 @@ const BATCH_SIZE = 100;
  * pass a fake.
  */
 export interface AiRunner {
-  run(model: typeof WORKERS_AI_EMBEDDING_MODEL, input: { text: string[] }): Promise<unknown>;
+  run(
+    model: typeof WORKERS_AI_EMBEDDING_MODEL,
+    input: { text: string[]; pooling: "cls" },
+  ): Promise<unknown>;
 }
 
 const outputSchema = z.object({
   data: z.array(z.array(z.number()).length(EMBEDDING_DIMENSIONS)),
+  // Workers AI echoes the pooling it used; absent in older answers.
+  pooling: z.string().optional(),
 });
 
-/** bge-small-en-v1.5 on Workers AI: 384-dimensional, so it needs no truncation. */
+/**
+ * bge-small-en-v1.5 on Workers AI: 384-dimensional, so it needs no truncation. Asked for CLS
+ * pooling, the model's own recipe, which the local process reproduces (scripts/embedder):
+ * Workers AI's default is mean pooling, whose vectors are not comparable with CLS ones.
+ */
 export class WorkersAiEmbedder implements Embedder {
   readonly model = WORKERS_AI_EMBEDDING_MODEL;
 
@@ -40,11 +49,17 @@ export class WorkersAiEmbedder implements Embedder {
   private async embedBatch(batch: string[]): Promise<number[][]> {
     let output: unknown;
     try {
-      output = await this.ai.run(WORKERS_AI_EMBEDDING_MODEL, { text: batch });
+      output = await this.ai.run(WORKERS_AI_EMBEDDING_MODEL, { text: batch, pooling: "cls" });
     } catch (err) {
       throw new ApiError("BAD_GATEWAY", `Embedding provider failed: ${describe(err)}`);
     }
     const parsed = outputSchema.safeParse(output);
+    if (parsed.success && parsed.data.pooling !== undefined && parsed.data.pooling !== "cls") {
+      throw new ApiError(
+        "BAD_GATEWAY",
+        `Embedding provider failed: Workers AI used ${parsed.data.pooling} pooling, not cls`,
+      );
+    }
     if (!parsed.success || parsed.data.data.length !== batch.length) {
       throw new ApiError(
         "BAD_GATEWAY",

@@ -2,9 +2,10 @@
  * Storing memories, with deduplication: a new memory whose embedding has cosine similarity
  * ≥ 0.95 with a live memory of the same wallet and namespace is merged into that memory
  * instead of creating a record. What a merge does (documented in the README):
- *   content     the new text, unless the existing text already contains it (then unchanged):
- *               near-identical texts that differ are usually a correction ("Thursday" →
- *               "Friday"), so the newer one wins; the vector follows the content
+ *   content     never loses either text (dedup-rule.ts): texts that differ in a number, date,
+ *               name or negation do not merge at all; otherwise the existing text when it
+ *               contains the new one, the new one when it contains the existing one, else
+ *               both (re-embedded); the vector follows the content
  *   tags        union, existing first, capped at 10
  *   importance  the higher of the two
  *   metadata    existing keys, overwritten by the new memory's keys (kept as is if over 4 KB)
@@ -20,6 +21,7 @@ import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
+import { mergeText } from "./dedup-rule";
 import * as f from "./fields";
 import { EXACT_SCAN_MAX } from "./nearest";
 import { liveMemory } from "./rows";
@@ -90,6 +92,8 @@ interface Draft {
   immutable: boolean;
   expiresAt: Date | null;
   input?: NewMemory;
+  /** Its content joins two texts and is embedded once the batch is merged. */
+  reembed?: boolean;
 }
 
 type Nearest = {
@@ -129,6 +133,7 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
   }
   const hashes = await Promise.all(inputs.map((m) => sha256Hex(m.content)));
   const model = ctx.embedder.model;
+  let extraTokens = 0;
 
   const items = await ctx.db.transaction(async (tx) => {
     const lockKeys = [...new Set(inputs.map((m) => `${ctx.userId}/${m.namespace}`))].sort();
@@ -174,7 +179,12 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
       let target: Draft | undefined;
       let best = DEDUP_THRESHOLD;
       const fromDb = nearestOf.get(i);
-      if (fromDb && Number(fromDb.similarity) >= best && !drafts.has(fromDb.id)) {
+      if (
+        fromDb &&
+        Number(fromDb.similarity) >= best &&
+        !drafts.has(fromDb.id) &&
+        mergeText(fromDb.content, input.content)
+      ) {
         best = Number(fromDb.similarity);
         target = existingDraft(fromDb, input.namespace);
       }
@@ -189,7 +199,7 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
             : fromDb?.id === draft.id
               ? Number(fromDb.similarity)
               : 0;
-        if (similarity >= best) {
+        if (similarity >= best && mergeText(draft.content, input.content)) {
           best = similarity;
           target = draft;
         }
@@ -220,6 +230,7 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
       out.push({ id: draft.id, deduplicated: false });
     }
 
+    extraTokens = await embedJoined(ctx, [...drafts.values()]);
     const created = [...drafts.values()].filter((d) => d.isNew);
     const writing = performance.now();
     if (created.length > 0) {
@@ -269,7 +280,21 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
     ctx.timings?.add("write", performance.now() - writing);
     return out;
   });
-  return { items, tokensUsed: tokens };
+  return { items, tokensUsed: tokens + extraTokens };
+}
+
+/** Embeds the drafts whose content joins two texts; returns the tokens it took. */
+async function embedJoined(ctx: DomainContext, drafts: Draft[]): Promise<number> {
+  const joined = drafts.filter((d) => d.reembed);
+  if (joined.length === 0) return 0;
+  const { vectors, tokens } = await ctx.embedder.embed(joined.map((d) => d.content));
+  for (const [i, d] of joined.entries()) {
+    const vector = vectors[i];
+    if (!vector) throw new ApiError("INTERNAL_ERROR", "Embedding count mismatch");
+    d.vector = vector;
+    d.hash = await sha256Hex(d.content);
+  }
+  return tokens;
 }
 
 function existingDraft(row: Nearest, namespace: string): Draft {
@@ -294,10 +319,15 @@ function existingDraft(row: Nearest, namespace: string): Draft {
 /** Applies the merge rules of the header comment to a draft. */
 function merge(target: Draft, input: NewMemory, vector: number[], hash: string): void {
   if (target.immutable) return;
-  if (!target.content.toLowerCase().includes(input.content.toLowerCase())) {
+  const text = mergeText(target.content, input.content);
+  if (text?.kind === "replaced") {
     target.content = input.content;
     target.vector = vector;
     target.hash = hash;
+  } else if (text?.kind === "joined") {
+    target.content = text.content;
+    target.vector = [];
+    target.reembed = true;
   }
   target.tags = f.mergeTags(target.tags, input.tags).slice(0, f.LIMITS.tags);
   const metadata = { ...target.metadata, ...input.metadata };

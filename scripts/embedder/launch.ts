@@ -1,0 +1,157 @@
+/**
+ * Starts and stops the embedding process (main.ts) for `npm run dev`, the tests' global setup
+ * and the benchmark, and decides which embedder the Worker gets:
+ *   - EMBEDDER set in the environment: that one, as configured (EMBEDDER=local is the lexical
+ *     embedder on purpose);
+ *   - otherwise bge-small-en-v1.5 in the local process, reached through the Worker's `openai`
+ *     embedder with EMBEDDING_MODEL = "@cf/baai/bge-small-en-v1.5", production's name, so the
+ *     vectors stored locally and in production are compared like with like;
+ *   - when the model cannot be found or loaded: the lexical embedder, with one line that says
+ *     why and how to fix it.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { ROOT } from "../service";
+
+export interface ModelProcess {
+  /** Base URL of the OpenAI-compatible API, e.g. http://127.0.0.1:41234/v1 */
+  url: string;
+  model: string;
+  /** Where the files came from ("../shared/models", "cache .data/models"…). */
+  source: string;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+export type LaunchResult = { ok: true; process: ModelProcess } | { ok: false; reason: string };
+
+const MAIN = new URL("./main.ts", import.meta.url).pathname;
+
+const parseLine = (line: string): Record<string, unknown> => {
+  const parsed: unknown = JSON.parse(line);
+  if (typeof parsed !== "object" || parsed === null) throw new Error("not an object");
+  return parsed as Record<string, unknown>;
+};
+
+/** Spawns the embedding process and waits until it serves, or says why it cannot. */
+export function startModelProcess(opts: { port?: number } = {}): Promise<LaunchResult> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", MAIN, "--port", String(opts.port ?? 0)],
+    { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"], env: process.env },
+  );
+  return new Promise<LaunchResult>((resolve) => {
+    let settled = false;
+    const settle = (result: LaunchResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    child.once("error", (err) => settle({ ok: false, reason: `could not start: ${err.message}` }));
+    child.once("exit", (code) =>
+      settle({ ok: false, reason: `the embedding process exited (code ${code}) before serving` }),
+    );
+    createInterface({ input: child.stdout }).once("line", (line) => {
+      let message: Record<string, unknown>;
+      try {
+        message = parseLine(line);
+      } catch {
+        settle({ ok: false, reason: `unexpected output from the embedding process: ${line}` });
+        return;
+      }
+      if (message.ready !== true) {
+        settle({ ok: false, reason: String(message.reason ?? "unknown reason") });
+        return;
+      }
+      let stopping = false;
+      child.once("exit", (code, signal) => {
+        if (!stopping)
+          console.error(`[embedder] the embedding process stopped (${signal ?? code})`);
+      });
+      settle({
+        ok: true,
+        process: {
+          url: String(message.url),
+          model: String(message.model),
+          source: String(message.source),
+          dir: String(message.dir),
+          stop: () => {
+            stopping = true;
+            return stopChild(child);
+          },
+        },
+      });
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    // Closing stdin is the child's signal to stop (it also stops on SIGTERM).
+    child.stdin?.end();
+    child.kill("SIGTERM");
+  });
+}
+
+export interface EmbedderChoice {
+  /** Variables for the Worker (EMBEDDER and its settings). */
+  vars: Record<string, string>;
+  /** Which embedder and model, in one line for the console. */
+  summary: string;
+  /** True for the lexical embedder, chosen or fallen back to. */
+  lexical: boolean;
+  /** The local model's endpoint, when it runs. */
+  model?: ModelProcess;
+  stop(): Promise<void>;
+}
+
+const LEXICAL = "local-lexical-v1, the built-in LEXICAL embedder (matches words, not meaning)";
+
+/** The embedder of the header for an environment (process.env for `npm run dev`). */
+export async function chooseEmbedder(env: NodeJS.ProcessEnv): Promise<EmbedderChoice> {
+  const none = async () => {};
+  const configured = env.EMBEDDER?.trim();
+  if (configured === "local") {
+    return {
+      vars: { EMBEDDER: "local" },
+      summary: `${LEXICAL}: EMBEDDER=local`,
+      lexical: true,
+      stop: none,
+    };
+  }
+  if (configured) {
+    const model = env.EMBEDDING_MODEL || (configured === "openai" ? "text-embedding-3-small" : "");
+    return {
+      vars: { EMBEDDER: configured },
+      summary: `EMBEDDER=${configured}${model ? ` (${model})` : ""}, as configured`,
+      lexical: false,
+      stop: none,
+    };
+  }
+  const launched = await startModelProcess();
+  if (!launched.ok) {
+    return {
+      vars: { EMBEDDER: "local" },
+      summary:
+        `FALLBACK to ${LEXICAL}: ${launched.reason}. To fix: put the model files in ` +
+        "../shared/models/bge-small-en-v1.5 or in a folder named by EMBEDDING_MODEL_DIR, or start once " +
+        "online to download them into .data/models; EMBEDDER=local picks the lexical embedder on purpose",
+      lexical: true,
+      stop: none,
+    };
+  }
+  const p = launched.process;
+  return {
+    vars: { EMBEDDER: "openai", EMBEDDING_API_URL: p.url, EMBEDDING_MODEL: p.model },
+    summary: `bge-small-en-v1.5 as ${p.model} (CLS pooling, 384-d, production's vectors) in a local process at ${p.url}, files from ${p.source}`,
+    lexical: false,
+    model: p,
+    stop: () => p.stop(),
+  };
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { distinguishingWords, mergeText } from "../worker/memories/dedup-rule";
+
+describe("distinguishingWords", () => {
+  // Pairs a real model scores ≥ 0.9 (bge-small-en-v1.5 cosines from the issue and the model
+  // tests), which must stay two memories.
+  it.each([
+    [
+      "Caroline went to the LGBTQ support group on 7 May 2023",
+      "Caroline went to the LGBTQ support group on 20 July 2023",
+      ["7", "may", "20", "july"],
+    ],
+    ["I have two cats", "I have three cats", ["two", "three"]],
+    ["The user likes coffee", "The user does not like coffee", ["not"]],
+    ["The user likes coffee", "The user doesn't like coffee", ["doesn't"]],
+    ["Alice leads the design team", "Bob leads the design team", ["alice", "bob"]],
+    [
+      "The standup moved to the morning",
+      "The standup moved to the evening",
+      ["morning", "evening"],
+    ],
+    ["We ship on Friday", "We ship on Thursday", ["friday", "thursday"]],
+    ["The budget is $1,200", "The budget is $1,500", ["500", "200"]],
+    ["I met Sam at the conference", "I met Priya at the conference", ["sam", "priya"]],
+  ])("%s / %s differ in %j", (a, b, words) => {
+    expect(distinguishingWords(a, b).sort()).toEqual([...words].sort());
+  });
+
+  it.each([
+    ["The user prefers dark mode", "User likes dark mode"],
+    ["The user drinks coffee every morning", "Every morning the user drinks coffee"],
+    ["The project deadline is Friday", "The project's deadline is on Friday"],
+    ["Ana prefers green tea in the morning", "Ana prefers green tea in the mornings"],
+    [
+      "The deploy pipeline runs every Friday at noon",
+      "THE DEPLOY PIPELINE RUNS EVERY FRIDAY AT NOON",
+    ],
+    ["I think it's fine", "I guess it's fine"],
+  ])("%s / %s differ in nothing that carries a fact", (a, b) => {
+    expect(distinguishingWords(a, b)).toEqual([]);
+  });
+});
+
+describe("mergeText", () => {
+  it("keeps the existing text when it contains the new one, ignoring case and spacing", () => {
+    expect(
+      mergeText("The deploy runs every Friday at noon.", "the deploy  runs every FRIDAY"),
+    ).toEqual({ kind: "kept" });
+  });
+
+  it("takes the new text when it contains the existing one, whatever it adds", () => {
+    expect(mergeText("I have two cats", "I have two cats and a dog named Rex")).toEqual({
+      kind: "replaced",
+    });
+  });
+
+  it("joins two wordings of one fact, so neither text is lost", () => {
+    expect(mergeText("The user prefers dark mode", "User likes dark mode")).toEqual({
+      kind: "joined",
+      content: "The user prefers dark mode. User likes dark mode",
+    });
+    expect(mergeText("Thanks, Mel!", " Thank you so much, Mel ")).toEqual({
+      kind: "joined",
+      content: "Thanks, Mel! Thank you so much, Mel",
+    });
+  });
+
+  it("refuses distinct facts, and a join longer than the content limit", () => {
+    expect(mergeText("Support group on 7 May 2023", "Support group on 20 July 2023")).toBeNull();
+    expect(mergeText("I have two cats", "I have three cats")).toBeNull();
+    const long = "word ".repeat(900);
+    expect(mergeText(`${long}alpha`, `${long}beta`)).toBeNull();
+  });
+});
