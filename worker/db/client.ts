@@ -30,11 +30,41 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
+/**
+ * Every connection attempt and every query is bounded, so an unreachable or stuck database
+ * gives the client a prompt 503 (db/unavailable.ts) instead of a request that hangs until
+ * the runtime cancels it. Healthy queries take milliseconds; the largest (a 100-item batch
+ * with deduplication, an export page) well under a second.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000;
+export const QUERY_TIMEOUT_MS = 15_000;
+/** pool.end() waits for a socket "end" event that a dead connection never sends. */
+const CLOSE_TIMEOUT_MS = 2_000;
+
 export function connectDb(databaseUrl: string, wsProxy?: string): DbHandle {
   if (wsProxy) useLocalProxy(wsProxy);
-  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: 4,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+  });
   // A dropped connection must not crash the isolate; the query that used it already failed.
+  // The pool's own listener covers idle clients only: a client checked out for a
+  // transaction that loses its connection between two queries emits "error" on itself, and
+  // with no listener that is an uncaught exception that restarts the Worker mid-request.
   pool.on("error", () => {});
+  pool.on("connect", (client: { on(event: "error", listener: () => void): unknown }) =>
+    client.on("error", () => {}),
+  );
   const db = drizzle({ client: pool, schema });
-  return { db, close: () => pool.end() };
+  const close = async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const giveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+    });
+    await Promise.race([pool.end().catch(() => undefined), giveUp]);
+    clearTimeout(timer);
+  };
+  return { db, close };
 }

@@ -7,6 +7,7 @@
  * 4xx ApiErrors (input that no longer validates, something not found), which would fail the
  * same way every time.
  */
+import { databaseUnavailable, isDatabaseUnavailable } from "../db/unavailable";
 import { ApiError, type ErrorCode } from "../errors";
 
 /** The job's `error`: the API error body's code and message, never an internal cause. */
@@ -30,6 +31,8 @@ export function isRetryable(err: unknown): boolean {
 }
 
 export function jobErrorOf(err: unknown): JobError {
-  if (err instanceof ApiError) return { code: err.code, message: err.message };
+  const known =
+    err instanceof ApiError ? err : isDatabaseUnavailable(err) ? databaseUnavailable() : undefined;
+  if (known) return { code: known.code, message: known.message };
   return { code: "INTERNAL_ERROR", message: "Internal server error" };
 }
