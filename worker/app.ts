@@ -4,7 +4,7 @@ import type { AppEnv } from "./context";
 import { ApiError, errorBody } from "./errors";
 import { Timings } from "./lib/timing";
 import { identify } from "./middleware/auth";
-import { bodyGuard } from "./middleware/body";
+import { inputGuard } from "./middleware/body";
 import { rateLimit } from "./middleware/meter";
 import { services } from "./middleware/services";
 import { registerRoutes } from "./routes";
@@ -34,7 +34,7 @@ export function createApp(): Hono<AppEnv> {
   app.use(services);
   app.use(identify);
   app.use(rateLimit);
-  app.use(bodyGuard);
+  app.use(inputGuard);
 
   registerRoutes(app);
 

@@ -34,13 +34,21 @@ export const LIMITS = {
   batch: 100,
 } as const;
 
-/** Nesting depth of a JSON value: a flat object is 1, an object inside it 2, and so on. */
-export function jsonDepth(value: unknown): number {
-  if (value === null || typeof value !== "object") return 0;
-  const children = Array.isArray(value) ? value : Object.values(value);
+/**
+ * Nesting depth of a JSON value (a flat object is 1, an object inside it 2, and so on), counted
+ * no further than `cap + 1`: iterative and bounded, so no value can overflow the stack here.
+ */
+export function jsonDepth(value: unknown, cap: number = LIMITS.metadataDepth): number {
   let deepest = 0;
-  for (const child of children) deepest = Math.max(deepest, jsonDepth(child));
-  return 1 + deepest;
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (next.value === null || typeof next.value !== "object") continue;
+    const depth = next.depth + 1;
+    deepest = Math.max(deepest, depth);
+    if (depth > cap) break;
+    for (const child of Object.values(next.value)) stack.push({ value: child, depth });
+  }
+  return deepest;
 }
 
 export const byteLength = (s: string) => new TextEncoder().encode(s).length;
@@ -63,6 +71,12 @@ export const tag = z
 export const tags = z.array(tag).max(LIMITS.tags, `at most ${LIMITS.tags} tags`);
 
 export const metadata = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  // Depth first: sizing a value nested too deep would walk all of it.
+  const depth = jsonDepth(value);
+  if (depth > LIMITS.metadataDepth) {
+    ctx.addIssue({ code: "custom", message: `at most ${LIMITS.metadataDepth} levels deep` });
+    return;
+  }
   const keys = Object.keys(value).length;
   if (keys > LIMITS.metadataKeys) {
     ctx.addIssue({ code: "custom", message: `at most ${LIMITS.metadataKeys} keys (got ${keys})` });
@@ -72,13 +86,6 @@ export const metadata = z.record(z.string(), z.unknown()).superRefine((value, ct
     ctx.addIssue({
       code: "custom",
       message: `at most ${LIMITS.metadataBytes} bytes (got ${bytes})`,
-    });
-  }
-  const depth = jsonDepth(value);
-  if (depth > LIMITS.metadataDepth) {
-    ctx.addIssue({
-      code: "custom",
-      message: `at most ${LIMITS.metadataDepth} levels deep (got ${depth})`,
     });
   }
   if ("tags" in value) {
@@ -93,20 +100,38 @@ export const metadata = z.record(z.string(), z.unknown()).superRefine((value, ct
 
 export const scope = z.string().max(LIMITS.scope, `must be at most ${LIMITS.scope} characters`);
 export const namespace = scope.min(1, "must not be empty");
+/**
+ * Kept to the 6 decimals responses show (rows.ts roundImportance): the column is a `real`, and a
+ * value too small for it (1e-320) would otherwise fail in Postgres; it is stored as 0.
+ */
 export const importance = z
   .number()
   .min(0, "must be between 0 and 1")
-  .max(1, "must be between 0 and 1");
+  .max(1, "must be between 0 and 1")
+  .transform((n) => Math.round(n * 1e6) / 1e6);
 export const memoryType = z.enum(MEMORY_TYPES);
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/**
+ * Years 1 to 9999 in UTC: four-digit ISO 8601 years that Postgres's timestamptz holds (it has
+ * no year 0, and an offset can push 9999-12-31 into year 10000).
+ */
+export const DATE_RANGE = {
+  min: Date.parse("0001-01-01T00:00:00.000Z"),
+  max: Date.parse("9999-12-31T23:59:59.999Z"),
+} as const;
+
 /** An ISO 8601 date or date-time string, parsed to a Date. */
 export const isoDate = z
   .string()
-  .regex(ISO_DATE, "must be an ISO 8601 date-time")
-  .refine((s) => !Number.isNaN(Date.parse(s)), "must be a valid date")
-  .transform((s) => new Date(s));
+  .regex(ISO_DATE, { message: "must be an ISO 8601 date-time", abort: true })
+  .refine((s) => !Number.isNaN(Date.parse(s)), { message: "must be a valid date", abort: true })
+  .transform((s) => new Date(s))
+  .refine((d) => d.getTime() >= DATE_RANGE.min && d.getTime() <= DATE_RANGE.max, {
+    message: "must be between 0001-01-01 and 9999-12-31 (UTC)",
+    abort: true,
+  });
 
 export const futureDate = isoDate.refine((d) => d.getTime() > Date.now(), "must be in the future");
 

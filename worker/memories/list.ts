@@ -19,17 +19,27 @@ import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { notFound } from "../errors";
+import { inputIssues } from "../lib/validate";
 import * as f from "./fields";
 import { liveMemory, type MemoryRecord, memoryColumns, toMemory } from "./rows";
 
+/**
+ * `?metadata=` is JSON inside a query string, so the body's checks (middleware/body.ts) apply
+ * here: storable text, and no deeper than metadata itself may be (deeper could never match).
+ */
 const metadataFilter = z.string().transform((s, ctx) => {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(s);
-    if (value && typeof value === "object" && !Array.isArray(value))
-      return value as Record<string, unknown>;
+    value = JSON.parse(s);
   } catch {}
-  ctx.addIssue({ code: "custom", message: "must be a JSON object" });
-  return z.NEVER;
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    ctx.addIssue({ code: "custom", message: "must be a JSON object" });
+    return z.NEVER;
+  }
+  const issues = inputIssues(value, f.LIMITS.metadataDepth);
+  for (const { path, message } of issues)
+    ctx.addIssue({ code: "custom", message, path: [...path] });
+  return issues.length > 0 ? z.NEVER : (value as Record<string, unknown>);
 });
 
 /** Filters shared by list, count and export (query-string form). */
@@ -74,8 +84,11 @@ export function filterConditions(userId: string, q: MemoryFilters, includeDelete
   const before = q.before ?? q.until;
   if (after) conds.push(gte(memories.createdAt, after));
   // Timestamps are stored to the microsecond but shown to the millisecond: `before` set to a
-  // memory's own created_at must still include it, so it covers that whole millisecond.
-  if (before) conds.push(lt(memories.createdAt, new Date(before.getTime() + 1)));
+  // memory's own created_at must still include it, so it covers that whole millisecond. The
+  // last millisecond of year 9999 bounds nothing (and one more is a year Postgres refuses).
+  if (before && before.getTime() < f.DATE_RANGE.max) {
+    conds.push(lt(memories.createdAt, new Date(before.getTime() + 1)));
+  }
   if (q.metadata) {
     // Clients see `metadata.tags`, but tags live in their own column (stripped from the
     // metadata jsonb), so a `tags` key of the filter is matched against that column.

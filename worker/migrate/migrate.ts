@@ -5,7 +5,7 @@
  * counted as deduplicated and not stored, so importing the same files again creates nothing.
  * A file that cannot be imported is reported in `errors`; the others still import.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
@@ -15,6 +15,11 @@ import { liveMemory } from "../memories/rows";
 import { memoriesFromMarkdown } from "./sections";
 
 export const MAX_FILES = 50;
+/**
+ * Rows per INSERT: each row binds 11 parameters and Postgres takes at most 65,535 a statement,
+ * so one INSERT of every section would fail from 5,958 sections on.
+ */
+const INSERT_CHUNK = 1000;
 /** Per file; the request body limit (8 MiB) bounds the total. */
 export const MAX_FILE_CHARS = 1_000_000;
 
@@ -116,7 +121,9 @@ export async function migrateFiles(ctx: DomainContext, input: z.output<typeof mi
             ]
           : [],
       );
-      if (rows.length > 0) await tx.insert(memories).values(rows);
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+        await tx.insert(memories).values(rows.slice(start, start + INSERT_CHUNK));
+      }
       return rows.length;
     });
     deduplicated += fresh.length - created;
@@ -145,10 +152,8 @@ async function withoutStored(
       and(
         liveMemory(ctx.userId),
         eq(memories.namespace, namespace),
-        inArray(
-          memories.contentHash,
-          items.map((p) => p.hash),
-        ),
+        // One array parameter, where inArray would bind one per hash (65,535 at most).
+        sql`${memories.contentHash} = ANY(${sql.param(items.map((p) => p.hash))}::text[])`,
       ),
     );
   const stored = new Set(rows.map((r) => r.hash));
