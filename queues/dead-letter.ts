@@ -9,6 +9,7 @@ import type { Env } from "../worker/env";
 import { jobMessage } from "../worker/jobs/message";
 import { markFailed } from "../worker/jobs/records";
 import { backoffSeconds } from "../worker/jobs/retry";
+import { logError } from "../worker/lib/log";
 import { openServices } from "../worker/middleware/services";
 
 export const GAVE_UP_MESSAGE = "The job could not be completed after repeated attempts";
@@ -18,7 +19,7 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env)
   try {
     opened = openServices(env);
   } catch (err) {
-    console.error(`queue ${batch.queue}: cannot record dead jobs`, err);
+    logError(`queue ${batch.queue}: cannot record dead jobs`, err);
     for (const msg of batch.messages) msg.retry({ delaySeconds: backoffSeconds(msg.attempts) });
     return;
   }
@@ -41,7 +42,7 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env)
         console.error(`job ${job_id}: dead-lettered${failed ? ", marked failed" : " (finished)"}`);
         msg.ack();
       } catch (err) {
-        console.error(`job ${job_id}: could not record the dead letter`, err);
+        logError(`job ${job_id}: could not record the dead letter`, err);
         msg.retry({ delaySeconds: backoffSeconds(msg.attempts) });
       }
     }

@@ -10,6 +10,7 @@ import type { Env } from "../worker/env";
 import { jobMessage } from "../worker/jobs/message";
 import { processJob } from "../worker/jobs/process";
 import { backoffSeconds } from "../worker/jobs/retry";
+import { logError } from "../worker/lib/log";
 import { openServices } from "../worker/middleware/services";
 
 export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
@@ -17,7 +18,7 @@ export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promi
   try {
     opened = openServices(env);
   } catch (err) {
-    console.error(`queue ${batch.queue}: cannot run jobs`, err);
+    logError(`queue ${batch.queue}: cannot run jobs`, err);
     for (const msg of batch.messages) msg.retry({ delaySeconds: backoffSeconds(msg.attempts) });
     return;
   }

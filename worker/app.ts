@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./context";
 import { ApiError, errorBody } from "./errors";
+import { logError } from "./lib/log";
 import { Timings } from "./lib/timing";
 import { identify } from "./middleware/auth";
 import { inputGuard } from "./middleware/body";
@@ -57,12 +58,9 @@ export function createApp(): Hono<AppEnv> {
       // Hono's own 4xx (e.g. its body parser): the spec answers bad input with 422.
       apiError = new ApiError("VALIDATION_ERROR", err.message || "Invalid request");
     } else {
-      console.error(`[${requestId}] unhandled error`, err);
       apiError = new ApiError("INTERNAL_ERROR", "Internal server error");
     }
-    if (apiError.status >= 500 && err instanceof ApiError) {
-      console.error(`[${requestId}] ${apiError.code}: ${apiError.message}`);
-    }
+    if (apiError.status >= 500) logError(`[${requestId}] ${c.req.method} ${c.req.routePath}`, err);
     return c.json(errorBody(apiError, requestId), apiError.status, apiError.headers);
   });
 

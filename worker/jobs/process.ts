@@ -4,6 +4,7 @@
  * the message. The caller acts on the outcome (queues/jobs.ts: ack or retry).
  */
 import { domainContext, type Services } from "../context";
+import { logError } from "../lib/log";
 import type { JobMessage } from "./message";
 import { markFailed, markRetrying, startJob } from "./records";
 import { backoffSeconds, isRetryable, jobErrorOf } from "./retry";
@@ -30,7 +31,7 @@ export async function processJob(services: Services, delivery: Delivery): Promis
   try {
     job = await startJob(services.db, delivery.message);
   } catch (err) {
-    console.error(`job ${delivery.message.job_id}: could not start`, err);
+    logError(`job ${delivery.message.job_id}: could not start`, err);
     return delivery.canRetry ? retry() : { action: "ack", status: "skipped" };
   }
   // Missing, another user's, or finished already (a duplicate or late delivery).
@@ -42,8 +43,8 @@ export async function processJob(services: Services, delivery: Delivery): Promis
   } catch (err) {
     const error = jobErrorOf(err);
     const retryable = delivery.canRetry && isRetryable(err);
-    console.error(
-      `job ${job.id} (${job.kind}) attempt ${job.attempts} failed${retryable ? ", will retry" : ""}:`,
+    logError(
+      `job ${job.id} (${job.kind}) attempt ${job.attempts} failed${retryable ? ", will retry" : ""}`,
       err,
     );
     try {
@@ -56,7 +57,7 @@ export async function processJob(services: Services, delivery: Delivery): Promis
       return { action: "ack", status: "failed" };
     } catch (recordErr) {
       // The database is the likely cause of both: let the queue deliver the message again.
-      console.error(`job ${job.id}: could not record the failure`, recordErr);
+      logError(`job ${job.id}: could not record the failure`, recordErr);
       return delivery.canRetry ? retry() : { action: "ack", status: "skipped" };
     }
   }

@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { DomainContext } from "../context";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
+import { logError } from "../lib/log";
 import { openServices } from "../middleware/services";
 import type { JobKind, JobMessage } from "./message";
 import { processJob } from "./process";
@@ -42,7 +43,7 @@ export async function submitJob(
   try {
     await env.JOBS_QUEUE.send(message, { contentType: "json" });
   } catch (err) {
-    console.error(`job ${row.id}: the jobs queue refused it`, err);
+    logError(`job ${row.id}: the jobs queue refused it`, err);
     const error = new ApiError(
       "SERVICE_UNAVAILABLE",
       "The job queue is unavailable; try again later or call without async",

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { logError } from "./log";
 
 /**
  * Lets work finish after the response is sent (Workers `waitUntil`). Where there is no
@@ -12,7 +13,7 @@ export async function afterResponse(
 ): Promise<void> {
   const guarded = work.then(
     () => undefined,
-    (err) => console.error(`${what} failed`, err),
+    (err) => logError(`${what} failed`, err),
   );
   let waitUntil: ((p: Promise<unknown>) => void) | undefined;
   try {

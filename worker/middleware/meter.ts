@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Identification } from "../context";
 import { ApiError } from "../errors";
+import { logError } from "../lib/log";
 import { type HitResult, limitsFor, retryAfterSeconds } from "../meter/limits";
 import { createMetering, type MeterIdentity, NoopMetering } from "../meter/meter";
 import { FREE_CALLS_PER_WALLET, priceOf } from "../meter/prices";
@@ -51,7 +52,7 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
     .catch((err: unknown) => {
       // Fail open: an unreachable meter must not take the whole API down with it. (The free
       // allowance fails closed instead: a paid call is never served unaccounted.)
-      console.error(`[${c.get("requestId")}] rate limiter unavailable`, err);
+      logError(`[${c.get("requestId")}] rate limiter unavailable`, err);
       return new NoopMetering().hit(identity, limits, nowMs);
     });
   const headers = rateLimitHeaders(result);
@@ -99,7 +100,7 @@ export const freeAllowance = createMiddleware<AppEnv>(async (c, next) => {
       await metering
         .releaseFree(wallet)
         .catch((err: unknown) =>
-          console.error(`[${c.get("requestId")}] could not give back a free call`, err),
+          logError(`[${c.get("requestId")}] could not give back a free call`, err),
         );
     }
   }

@@ -19,6 +19,7 @@ import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { Next } from "hono";
 import type { AppContext } from "../context";
 import { ApiError } from "../errors";
+import { logError } from "../lib/log";
 import type { Price } from "../meter/prices";
 import { decodePayment } from "../payment/payload";
 import {
@@ -47,7 +48,7 @@ export function paymentRequired(c: AppContext, price: Price): never {
 }
 
 function facilitatorError(c: AppContext, what: string, err: unknown): ApiError {
-  console.error(`[${c.get("requestId")}] x402 facilitator: ${what} failed`, err);
+  logError(`[${c.get("requestId")}] x402 facilitator: ${what} failed`, err);
   return new ApiError("BAD_GATEWAY", `Payment facilitator unavailable: could not ${what}`);
 }
 
@@ -139,14 +140,14 @@ export async function payForCall(
     await metering
       .settlePayment(payer, nonce)
       .catch((err: unknown) =>
-        console.error(`[${c.get("requestId")}] could not record a settled payment`, err),
+        logError(`[${c.get("requestId")}] could not record a settled payment`, err),
       );
   } finally {
     if (!keepNonce) {
       await metering
         .releasePayment(payer, nonce)
         .catch((err: unknown) =>
-          console.error(`[${c.get("requestId")}] could not release a payment nonce`, err),
+          logError(`[${c.get("requestId")}] could not release a payment nonce`, err),
         );
     }
   }

@@ -3,6 +3,7 @@ import { type AppContext, type AppEnv, domain } from "../context";
 import type { JobKind } from "../jobs/message";
 import { type Background, submitJob } from "../jobs/submit";
 import { jobPath, readJob } from "../jobs/view";
+import { logError } from "../lib/log";
 import { valid } from "../lib/validate";
 import { idParam } from "./memories";
 
@@ -27,6 +28,6 @@ function background(c: AppContext): Background {
     return (work) => ctx.waitUntil(work);
   } catch {
     // No execution context (plain Node): run it without waiting, errors logged.
-    return (work) => void work.catch((err: unknown) => console.error("background job", err));
+    return (work) => void work.catch((err: unknown) => logError("background job", err));
   }
 }

@@ -4,6 +4,7 @@ import { AUTH_TOLERANCE_SECONDS } from "../auth/wallet";
 import type { AppEnv } from "../context";
 import { ApiError, errorBody } from "../errors";
 import { afterResponse } from "../lib/after-response";
+import { logError } from "../lib/log";
 import { FREE_CALLS_PER_WALLET } from "../meter/prices";
 
 const INFO_MAX_AGE_SECONDS = 300;
@@ -14,7 +15,7 @@ export function publicRoutes(app: Hono<AppEnv>) {
       await c.get("services").db.execute(sql`SELECT 1`);
       return c.json({ status: "ok", database: "ok" });
     } catch (err) {
-      console.error("health check: database unreachable", err);
+      logError("health check: database unreachable", err);
       const error = new ApiError("SERVICE_UNAVAILABLE", "Database unreachable");
       return c.json(errorBody(error, c.get("requestId")), 503);
     }
