@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./context";
+import { databaseUnavailable, isDatabaseUnavailable } from "./db/unavailable";
 import { ApiError, errorBody } from "./errors";
 import { logError } from "./lib/log";
 import { Timings } from "./lib/timing";
@@ -57,6 +58,8 @@ export function createApp(): Hono<AppEnv> {
     } else if (err instanceof HTTPException && err.status < 500) {
       // Hono's own 4xx (e.g. its body parser): the spec answers bad input with 422.
       apiError = new ApiError("VALIDATION_ERROR", err.message || "Invalid request");
+    } else if (isDatabaseUnavailable(err)) {
+      apiError = databaseUnavailable();
     } else {
       apiError = new ApiError("INTERNAL_ERROR", "Internal server error");
     }
