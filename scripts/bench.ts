@@ -3,8 +3,10 @@
  * SDK (same machine, same data, same embeddings, one run).
  *
  * Starts its own database (embedded PGlite, or a scratch database on the DATABASE_URL server,
- * dropped at the end) and `wrangler dev` on port 8788, and an OpenAI-compatible endpoint on
- * 127.0.0.1 serving the service's local embedder to Mem0. Two parts (scripts/bench/):
+ * dropped at the end), the run's embedder (bench/embedding.ts: production's bge-small-en-v1.5
+ * in a local process by default, `--embedder local` for the lexical one), `wrangler dev` on
+ * port 8788 embedding with it, and an OpenAI-compatible endpoint on 127.0.0.1 serving the same
+ * vectors to Mem0. Parts (scripts/bench/):
  *
  * - locomo: LoCoMo evidence recall@1/5/10 per category, recall latency and ingest time, for
  *   ours (over HTTP), Mem0 (in process), BM25 and exact cosine (in process references).
@@ -16,6 +18,7 @@
  *
  *   npm run bench                                   # both parts, sizes 1000,10000,100000
  *   npm run bench -- --only locomo                  # quality only
+ *   npm run bench -- --only locomo --embedder local # with the lexical embedder
  *   npm run bench -- --only speed --sizes 1000,10000 --queries 100
  *   npm run bench -- --locomo path/to/locomo.json --skip-mem0
  *   DATABASE_URL=postgres://… npm run bench         # a real PostgreSQL server
@@ -25,6 +28,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { runConcurrency } from "./bench/concurrency";
 import { type EmbedServer, startEmbedServer } from "./bench/embed-server";
+import { type BenchEmbedding, type EmbedderKind, startBenchEmbedding } from "./bench/embedding";
 import { runLocomo } from "./bench/locomo";
 import { cleanupMem0 } from "./bench/mem0";
 import { log, printTable, type Table, writeJson } from "./bench/report";
@@ -35,6 +39,7 @@ import { ROOT } from "./service";
 const { values: args } = parseArgs({
   options: {
     only: { type: "string" },
+    embedder: { type: "string", default: "bge" },
     locomo: { type: "string", default: resolve(ROOT, "../shared/datasets/locomo/locomo-dev.json") },
     "skip-mem0": { type: "boolean", default: false },
     sizes: { type: "string", default: "1000,10000,100000" },
@@ -73,30 +78,45 @@ async function main() {
     parts.delete("locomo");
   }
   if (parts.size === 0) return;
+  if (args.embedder !== "bge" && args.embedder !== "local") {
+    throw new Error("--embedder must be bge (production's model, the default) or local (lexical)");
+  }
   const useMem0 = !args["skip-mem0"];
   const out = args.out ?? "bench-results";
 
   let embed: EmbedServer | undefined;
   let stack: Stack | undefined;
+  let embedding: BenchEmbedding | undefined;
   const stop = async () => {
     await stack?.stop();
     await embed?.close();
+    await embedding?.stop();
     cleanupMem0();
   };
   process.on("SIGINT", () => void stop().then(() => process.exit(130)));
   try {
+    embedding = await startBenchEmbedding(args.embedder as EmbedderKind);
     if (useMem0) {
-      embed = await startEmbedServer();
+      embed = await startEmbedServer(embedding.embedder);
       log(`embedding endpoint for Mem0 on ${embed.baseUrl} (model ${embed.model})`);
     }
-    stack = await startStack(positive("port", args.port));
+    stack = await startStack(positive("port", args.port), {
+      serverUrl: process.env.DATABASE_URL,
+      vars: embedding.vars,
+    });
     const tables: Table[] = [];
     const kind = stack.database.kind;
 
     // LoCoMo first: its wallets then share the tables only with each other.
     if (parts.has("locomo")) {
       const started = Date.now();
-      const result = await runLocomo({ path: locomoPath, baseUrl: stack.baseUrl, embed, useMem0 });
+      const result = await runLocomo({
+        path: locomoPath,
+        baseUrl: stack.baseUrl,
+        embed,
+        embedding,
+        useMem0,
+      });
       result.json.database = stack.dbLabel;
       result.json.command = commandLine();
       const file = writeJson(out, `locomo-${kind}.json`, result.json);
@@ -117,6 +137,7 @@ async function main() {
         mem0MaxSize: positive("mem0-max-size", args["mem0-max-size"]),
         useMem0,
         embed,
+        embedding,
       });
       result.json.command = commandLine();
       const file = writeJson(out, `speed-${kind}.json`, result.json);

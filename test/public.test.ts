@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { BGE_MODEL, bgeFetch } from "./bge-worker";
 import { type ApiResponse, expectError, newWallet, request, type Wallet } from "./helpers";
 
 const unique = (label = "note") => `${label} ${crypto.randomUUID()} ${crypto.randomUUID()}`;
@@ -14,6 +15,17 @@ describe("GET /health", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.body.status).toBe("ok");
+  });
+
+  it("reports the embedder and the model stored with each vector", async () => {
+    const lexical = await request("GET", "/health");
+    expect(lexical.body).toEqual({
+      status: "ok",
+      database: "ok",
+      embedder: { provider: "local", model: "local-lexical-v1" },
+    });
+    const bge = await request("GET", "/health", { fetch: bgeFetch });
+    expect(bge.body.embedder).toEqual({ provider: "openai", model: BGE_MODEL });
   });
 });
 

@@ -8,9 +8,12 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { connectDb, type Db } from "../worker/db/client";
+import type { Embedder } from "../worker/embed/embedder";
 import { LocalEmbedder } from "../worker/embed/local";
+import { OpenAiEmbedder } from "../worker/embed/openai";
 import { countTokens } from "../worker/lib/tokens";
-import { type Scored, scoreMemory } from "../worker/recall/scoring";
+import { type Scored, scoreMemory, type VectorScale } from "../worker/recall/scoring";
+import { BGE_MODEL, bgeEndpoint, bgeWallet } from "./bge-worker";
 import { expectError, type Json, newWallet, request, signAuth, type Wallet } from "./helpers";
 
 const DAY = 86_400_000;
@@ -223,7 +226,7 @@ describe("POST /v1/recall: response", () => {
       const s = m._signals;
       expect(s.effective_importance).toBeCloseTo(0.5 + 0.5 * s.base_importance, 12);
       expect(s.context_importance).toBeCloseTo(
-        s.effective_importance * ((s.vector + s.keyword) / 2) ** 2,
+        s.effective_importance * ((s.vector + s.keyword) / 2) ** 4,
         12,
       );
       expect(s.base_importance).toBeCloseTo(m.importance, 6);
@@ -501,8 +504,7 @@ function mix32(x: number): number {
  * namespaces, access counts and ages (set with SQL), some relations, and two deleted
  * memories (one of them related to live ones).
  */
-async function bruteForceFixture(size: number): Promise<BfFixture> {
-  const w = newWallet();
+async function bruteForceFixture(size: number, w: Wallet): Promise<BfFixture> {
   const items: Array<Record<string, unknown>> = [];
   for (let i = 0; i < size; i++) {
     const shared = BF_QUERY_WORDS.filter((_, j) => (i + j) % 6 < i % 5);
@@ -570,8 +572,11 @@ interface Reference {
 }
 
 /** Every live memory of the wallet with its raw signals, read straight from the tables. */
-async function referenceRows(fx: BfFixture, query: string): Promise<Reference[]> {
-  const embedder = new LocalEmbedder();
+async function referenceRows(
+  fx: BfFixture,
+  query: string,
+  embedder: Embedder,
+): Promise<Reference[]> {
   const { vectors } = await embedder.embed([query]);
   const v = `[${(vectors[0] ?? []).join(",")}]`;
   const liveIds = new Set(fx.memories.filter((m) => m.live).map((m) => m.id));
@@ -638,29 +643,55 @@ async function referenceRows(fx: BfFixture, query: string): Promise<Reference[]>
   }));
 }
 
-function rankReference(refs: Reference[], now: number): Array<{ id: string } & Scored> {
+/** Postgres's percentile_cont(0.5) and the maximum of the (clamped) cosines. */
+function vectorScale(refs: Reference[]): VectorScale {
+  const v = refs.map((r) => Math.min(1, Math.max(0, r.input.vector))).sort((a, b) => a - b);
+  const at = (v.length - 1) / 2;
+  const lo = v[Math.floor(at)] ?? 0;
+  const hi = v[Math.ceil(at)] ?? 0;
+  return { median: lo + (hi - lo) * (at - Math.floor(at)), best: v[v.length - 1] ?? 0 };
+}
+
+function rankReference(
+  refs: Reference[],
+  now: number,
+  semantic: boolean,
+): Array<{ id: string } & Scored> {
+  const scale = semantic ? vectorScale(refs) : null;
   return refs
-    .map((r) => ({ id: r.id, ...scoreMemory(r.input, now) }))
+    .map((r) => ({ id: r.id, ...scoreMemory(r.input, now, scale) }))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }
 
+/** The suite's lexical Worker, or the Worker with production's model (bge-worker.ts). */
+const BF_EMBEDDERS = {
+  lexical: { wallet: () => newWallet(), embedder: (): Embedder => new LocalEmbedder() },
+  bge: {
+    wallet: () => bgeWallet(),
+    embedder: (): Embedder => new OpenAiEmbedder({ baseUrl: bgeEndpoint(), model: BGE_MODEL }),
+  },
+};
+
 describe("POST /v1/recall: brute-force reference ranking", () => {
-  // [query, limit, memories stored] — two of them are deleted by the fixture.
-  const cases: Array<[string, number, number]> = [
-    ["coffee roast schedule for the morning kitchen", 40, 40],
-    ["espresso morning", 40, 40],
-    ["coffee roast schedule for the morning kitchen", 8, 40],
+  // [query, limit, memories stored, embedder] — two of them are deleted by the fixture.
+  const cases: Array<[string, number, number, keyof typeof BF_EMBEDDERS]> = [
+    ["coffee roast schedule for the morning kitchen", 40, 40, "lexical"],
+    ["espresso morning", 40, 40, "lexical"],
+    ["coffee roast schedule for the morning kitchen", 8, 40, "lexical"],
     // Larger than the candidate pools (50 per index): a memory with a high access boost but
     // middling relevance must still rank where brute force puts it.
-    ["coffee roast schedule for the morning kitchen", 10, 200],
-    ["espresso morning", 10, 200],
+    ["coffee roast schedule for the morning kitchen", 10, 200, "lexical"],
+    ["espresso morning", 10, 200, "lexical"],
+    // A semantic model's cosine is rescaled by the query's median and best (scoring.ts).
+    ["coffee roast schedule for the morning kitchen", 8, 40, "bge"],
+    ["espresso morning", 10, 200, "bge"],
   ];
   it.each(cases)(
-    "query %j with limit %i over %i memories ranks exactly like scoring every memory",
-    async (query, limit, size) => {
+    "query %j with limit %i over %i memories (%s) ranks exactly like scoring every memory",
+    async (query, limit, size, kind) => {
       const live = size - 2;
-      const fx = await bruteForceFixture(size);
-      const refs = await referenceRows(fx, query);
+      const fx = await bruteForceFixture(size, BF_EMBEDDERS[kind].wallet());
+      const refs = await referenceRows(fx, query, BF_EMBEDDERS[kind].embedder());
       expect(refs).toHaveLength(live);
       const before = Date.now();
       const body = await recall(fx.w, { query, limit });
@@ -675,7 +706,7 @@ describe("POST /v1/recall: brute-force reference ranking", () => {
       expect(apiNow).toBeGreaterThan(before - 1000);
       expect(apiNow).toBeLessThan(after + 1000);
 
-      const reference = rankReference(refs, apiNow);
+      const reference = rankReference(refs, apiNow, kind === "bge");
       const expectedIds = reference.slice(0, limit).map((r) => r.id);
       const gotIds = ids(body);
       if (JSON.stringify(gotIds) !== JSON.stringify(expectedIds)) {

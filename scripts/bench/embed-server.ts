@@ -1,13 +1,14 @@
 /**
- * An OpenAI-compatible embeddings endpoint on 127.0.0.1 (a free port) that answers with the
- * service's own local embedder, so that Mem0 (whose embedders speak HTTP) sees exactly the
- * vectors our Worker computes. `POST /v1/embeddings` only; `/v1/chat/completions` answers 501
- * and is counted, so a run can prove that no language model was asked for anything.
+ * An OpenAI-compatible embeddings endpoint on 127.0.0.1 (a free port) for Mem0 (whose
+ * embedders speak HTTP), answering with the embedder the Worker uses in this run: the local
+ * bge-small-en-v1.5 process (forwarded to it) or the lexical embedder, so Mem0 sees exactly
+ * the vectors our Worker computes. It counts what it serves. `POST /v1/embeddings` only;
+ * `/v1/chat/completions` answers 501 and is counted, so a run can prove that no language
+ * model was asked for anything.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { EMBEDDING_DIMENSIONS } from "../../worker/embed/embedder";
-import { LocalEmbedder } from "../../worker/embed/local";
+import { EMBEDDING_DIMENSIONS, type Embedder } from "../../worker/embed/embedder";
 import { countTokens } from "../../worker/lib/tokens";
 
 export interface EmbedServerStats {
@@ -34,8 +35,7 @@ interface EmbeddingsRequest {
   encoding_format?: unknown;
 }
 
-export async function startEmbedServer(): Promise<EmbedServer> {
-  const embedder = new LocalEmbedder();
+export async function startEmbedServer(embedder: Embedder): Promise<EmbedServer> {
   const stats: EmbedServerStats = { requests: 0, texts: 0, ms: 0, chatRequests: 0 };
 
   const server = createServer((req, res) => {

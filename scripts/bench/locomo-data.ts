@@ -123,3 +123,9 @@ export function evidenceRecall(evidence: string[], ranked: string[][], k: number
   const found = new Set(ranked.slice(0, k).flat());
   return evidence.filter((e) => found.has(e)).length / evidence.length;
 }
+
+/** 1 when any evidence turn is among the dia_ids of the first k results (hit@k), else 0. */
+export function evidenceHit(evidence: string[], ranked: string[][], k: number): number {
+  const found = new Set(ranked.slice(0, k).flat());
+  return evidence.some((e) => found.has(e)) ? 1 : 0;
+}

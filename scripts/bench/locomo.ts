@@ -4,9 +4,11 @@
  *
  * - ours: one fresh wallet per conversation, turns stored through POST /v1/store/batch (100
  *   a call, metadata {dia_id, session}), questions asked through POST /v1/recall {query,
- *   limit: 10}; @1/@5/@10 come from the one list. The service merges a turn into an existing
- *   memory at cosine ≥ 0.95 (deduplication); the batch response maps every turn to the id it
- *   went to, so a merged memory counts for all of its turns' dia_ids.
+ *   limit: 10}; @1/@5/@10 come from the one list. The service may merge a turn into an
+ *   existing memory (deduplication); the batch response maps every turn to the id it went to,
+ *   and a returned memory counts for a turn only while its content still holds the turn's
+ *   text (a merge that replaced the text loses the turn). After ingest the wallet's memories
+ *   are read back to count merged turns and turns whose text is gone.
  * - Mem0: mem0.ts, in process, one user per conversation, one `add` per turn (metadata
  *   {dia_id, session}), `search` with topK 10.
  * - BM25 and exact cosine over the same embeddings: in process, as references.
@@ -14,14 +16,16 @@
  * Recall latency is per question, end to end (HTTP for ours, an in-process call for the
  * others); ingest time is the time to store one conversation's turns.
  */
-import { LocalEmbedder } from "../../worker/embed/local";
+import type { Embedder } from "../../worker/embed/embedder";
 import { Bm25Index } from "./bm25";
 import type { EmbedServer } from "./embed-server";
+import type { BenchEmbedding } from "./embedding";
 import { newWallet } from "./http-client";
 import {
   CATEGORIES,
   CATEGORY_NAMES,
   type Conversation,
+  evidenceHit,
   evidenceRecall,
   type LocomoData,
   loadLocomo,
@@ -47,6 +51,8 @@ interface Prepared {
   ingestMs: number;
   memories: number;
   merged: number;
+  /** Ours only: what deduplication did to the turns (see readBack). */
+  dedup?: DedupOutcome;
   /** Ours only: mean Server-Timing of the store calls. */
   ingestTiming?: Record<string, number>;
   ask(query: string): Promise<Answer>;
@@ -64,16 +70,20 @@ interface QuestionResult {
   question: string;
   evidence: string[];
   recall: { 1: number; 5: number; 10: number };
+  /** 1 when at least one evidence turn is among the first k results, else 0. */
+  hit: { 1: number; 5: number; 10: number };
   ms: number;
   top: string[][];
   signals?: unknown[];
 }
 
+type Figures = Record<"r1" | "r5" | "r10" | "h1" | "h5" | "h10", number>;
+
 export interface SystemReport {
   key: string;
   label: string;
-  overall: Record<"r1" | "r5" | "r10", number>;
-  by_category: Record<number, Record<"r1" | "r5" | "r10", number> & { questions: number }>;
+  overall: Figures;
+  by_category: Record<number, Figures & { questions: number }>;
   recall_latency_ms: LatencySummary;
   ingest: Array<{
     sample_id: string;
@@ -82,6 +92,7 @@ export interface SystemReport {
     merged: number;
     ms: number;
     server_timing_ms?: Record<string, number>;
+    dedup?: DedupOutcome;
   }>;
   ingest_ms_total: number;
   /** Ours only: mean Server-Timing of the recall calls. */
@@ -93,6 +104,7 @@ export interface LocomoOptions {
   path: string;
   baseUrl: string;
   embed?: EmbedServer;
+  embedding: BenchEmbedding;
   useMem0: boolean;
 }
 
@@ -120,7 +132,7 @@ export async function runLocomo(opts: LocomoOptions): Promise<LocomoOutcome> {
       mem0Info = { package: "mem0ai", version: mem0Version(), where: "in process" };
     }
   }
-  systems.push(bm25System(), cosineSystem());
+  systems.push(bm25System(), cosineSystem(opts.embedding.embedder));
 
   opts.embed?.resetStats();
   const reports = await evaluate(systems, data);
@@ -132,10 +144,11 @@ export async function runLocomo(opts: LocomoOptions): Promise<LocomoOutcome> {
   }
 
   return {
-    tables: locomoTables(reports, data, turns, questions),
+    tables: locomoTables(reports, data, turns, questions, opts.embedding.label),
     json: {
       when: new Date().toISOString(),
       dataset: opts.path,
+      embedder: opts.embedding.label,
       k: K,
       machine: machine(),
       conversations: data.conversations.map((c) => ({
@@ -173,6 +186,7 @@ async function evaluate(systems: System[], data: LocomoData): Promise<SystemRepo
         merged: p.merged,
         ms: round1(p.ingestMs),
         ...(p.ingestTiming ? { server_timing_ms: p.ingestTiming } : {}),
+        ...(p.dedup ? { dedup: p.dedup } : {}),
       });
     }
     const askMs = systems.map(() => 0);
@@ -190,6 +204,11 @@ async function evaluate(systems: System[], data: LocomoData): Promise<SystemRepo
             1: evidenceRecall(q.evidence, answer.ranked, 1),
             5: evidenceRecall(q.evidence, answer.ranked, 5),
             10: evidenceRecall(q.evidence, answer.ranked, 10),
+          },
+          hit: {
+            1: evidenceHit(q.evidence, answer.ranked, 1),
+            5: evidenceHit(q.evidence, answer.ranked, 5),
+            10: evidenceHit(q.evidence, answer.ranked, 10),
           },
           ms: round1(answer.ms),
           top: answer.ranked,
@@ -220,9 +239,16 @@ function report(
   results: QuestionResult[],
   ingest: SystemReport["ingest"],
 ): SystemReport {
-  const mean = (rs: QuestionResult[], k: 1 | 5 | 10) =>
-    rs.reduce((s, r) => s + r.recall[k], 0) / rs.length;
-  const agg = (rs: QuestionResult[]) => ({ r1: mean(rs, 1), r5: mean(rs, 5), r10: mean(rs, 10) });
+  const mean = (rs: QuestionResult[], k: 1 | 5 | 10, of: "recall" | "hit" = "recall") =>
+    rs.reduce((s, r) => s + r[of][k], 0) / rs.length;
+  const agg = (rs: QuestionResult[]): Figures => ({
+    r1: mean(rs, 1),
+    r5: mean(rs, 5),
+    r10: mean(rs, 10),
+    h1: mean(rs, 1, "hit"),
+    h5: mean(rs, 5, "hit"),
+    h10: mean(rs, 10, "hit"),
+  });
   return {
     key: system.key,
     label: system.label,
@@ -243,7 +269,35 @@ function report(
 // ---------------------------------------------------------------- the systems
 
 interface RecallBody {
-  memories: Array<{ id: string; access_count: number; _signals: Record<string, number> }>;
+  memories: Array<{
+    id: string;
+    content: string;
+    access_count: number;
+    _signals: Record<string, number>;
+  }>;
+}
+
+interface TurnRef {
+  diaId: string;
+  content: string;
+}
+
+/** What deduplication did to one conversation's turns in our store. */
+export interface DedupOutcome {
+  /** Turns the store merged into an earlier memory (deduplicated: true). */
+  merged: number;
+  /** Turns whose text the memory they went to no longer holds. */
+  text_lost: number;
+  /** …of which questions name as evidence. */
+  evidence_lost: number;
+  /** A few memories that lost a turn: what they hold now and what they lost. */
+  examples: Array<{ holds: string; lost: string }>;
+}
+
+/** Whether a memory's content still says a turn's text (case and spacing aside, as dedup). */
+function holds(content: string, text: string): boolean {
+  const norm = (t: string) => t.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+  return norm(content).includes(norm(text));
 }
 
 function oursSystem(baseUrl: string): System {
@@ -263,7 +317,7 @@ function oursSystem(baseUrl: string): System {
         warm = true;
       }
       const wallet = newWallet(baseUrl);
-      const diaIds = new Map<string, string[]>();
+      const turnsOf = new Map<string, TurnRef[]>();
       let ingestMs = 0;
       let merged = 0;
       const timings: Array<string | null> = [];
@@ -284,19 +338,27 @@ function oursSystem(baseUrl: string): System {
         merged += res.body.deduplicated_count;
         res.body.ids.forEach((id, j) => {
           const turn = chunk[j];
-          if (turn) diaIds.set(id, [...(diaIds.get(id) ?? []), turn.diaId]);
+          if (turn) turnsOf.set(id, [...(turnsOf.get(id) ?? []), turn]);
         });
       }
+      const evidence = new Set(conv.questions.flatMap((q) => q.evidence));
+      const dedup = await readBack(wallet, turnsOf, evidence, merged);
       return {
         ingestMs,
-        memories: diaIds.size,
+        memories: turnsOf.size,
         merged,
+        dedup,
         ingestTiming: timingMeans(timings),
         async ask(query) {
           const res = await wallet.call<RecallBody>("POST", "/v1/recall", { query, limit: K });
           return {
             ms: res.ms,
-            ranked: res.body.memories.map((m) => diaIds.get(m.id) ?? []),
+            // A memory stands for the turns whose text it still holds.
+            ranked: res.body.memories.map((m) =>
+              (turnsOf.get(m.id) ?? [])
+                .filter((t) => holds(m.content, t.content))
+                .map((t) => t.diaId),
+            ),
             signals: res.body.memories.map((m) => ({
               ...m._signals,
               access_count: m.access_count,
@@ -307,6 +369,35 @@ function oursSystem(baseUrl: string): System {
       };
     },
   };
+}
+
+/** Reads every memory of the wallet back and counts the turns whose text is gone. */
+async function readBack(
+  wallet: ReturnType<typeof newWallet>,
+  turnsOf: Map<string, TurnRef[]>,
+  evidence: Set<string>,
+  merged: number,
+): Promise<DedupOutcome> {
+  const content = new Map<string, string>();
+  for (let offset = 0; ; offset += 100) {
+    const page = await wallet.call<{ memories: Array<{ id: string; content: string }> }>(
+      "GET",
+      `/v1/memories?limit=100&offset=${offset}`,
+    );
+    for (const m of page.body.memories) content.set(m.id, m.content);
+    if (page.body.memories.length < 100) break;
+  }
+  const outcome: DedupOutcome = { merged, text_lost: 0, evidence_lost: 0, examples: [] };
+  for (const [id, turns] of turnsOf) {
+    const now = content.get(id) ?? "";
+    for (const t of turns) {
+      if (holds(now, t.content)) continue;
+      outcome.text_lost += 1;
+      if (evidence.has(t.diaId)) outcome.evidence_lost += 1;
+      if (outcome.examples.length < 5) outcome.examples.push({ holds: now, lost: t.content });
+    }
+  }
+  return outcome;
 }
 
 async function mem0System(
@@ -370,9 +461,8 @@ function bm25System(): System {
   };
 }
 
-/** Exact cosine over the same local embeddings: what the vectors alone rank. */
-function cosineSystem(): System {
-  const embedder = new LocalEmbedder();
+/** Exact cosine over the run's embeddings: what the vectors alone rank. */
+function cosineSystem(embedder: Embedder): System {
   return {
     key: "cosine",
     label: "cosine only (in process)",
@@ -407,6 +497,7 @@ function locomoTables(
   data: LocomoData,
   turns: number,
   questions: number,
+  embedder: string,
 ): Table[] {
   const ours = reports.find((r) => r.key === "ours");
   const mem0 = reports.find((r) => r.key === "mem0");
@@ -421,11 +512,12 @@ function locomoTables(
     fmt(turns / (r.ingest_ms_total / 1000), 0),
   ];
   const overall: Table = {
-    title: `LoCoMo evidence recall, ${data.conversations.length} conversations, ${turns} turns, ${questions} questions (categories 1-4), k = ${K}`,
+    title: `LoCoMo evidence recall, ${data.conversations.length} conversations, ${turns} turns, ${questions} questions (categories 1-4), k = ${K}, embedder ${embedder}`,
     header: ["system", "R@1 %", "R@5 %", "R@10 %", "p50 ms", "p95 ms", "ingest s", "turns/s"],
     rows: reports.map(overallRow),
     notes: [
       "R@k: share of a question's evidence turns among the first k results, averaged over questions.",
+      `Every system ranks with the same vectors: ${embedder}.`,
       "p50/p95: recall latency per question (ours over HTTP through wrangler dev; the others in process).",
       "ingest: storing every turn of the conversations (ours: POST /v1/store/batch, 100 a call; Mem0: add per turn, infer false).",
     ],
@@ -442,10 +534,13 @@ function locomoTables(
       ratio(1 / ours.ingest_ms_total, 1 / mem0.ingest_ms_total),
     ]);
   }
-  const merged = ours?.ingest.reduce((s, i) => s + i.merged, 0) ?? 0;
-  if (merged > 0) {
+  const dedup = ours?.ingest.flatMap((i) => (i.dedup ? [i.dedup] : [])) ?? [];
+  const merged = dedup.reduce((n, d) => n + d.merged, 0);
+  if (ours) {
+    const lost = dedup.reduce((n, d) => n + d.text_lost, 0);
+    const evidenceLost = dedup.reduce((n, d) => n + d.evidence_lost, 0);
     overall.notes?.push(
-      `ours: deduplication merged ${merged} turns into earlier memories; a merged memory counts for all its turns.`,
+      `ours: deduplication merged ${merged} turns into earlier memories; ${lost} turns' text is no longer held by their memory (${evidenceLost} of them evidence), and a memory counts for a turn only while it holds the turn's text.`,
     );
   }
 
@@ -476,5 +571,19 @@ function locomoTables(
       }),
     ]);
   }
-  return [overall, byCategory];
+  const hits: Table = {
+    title: "LoCoMo hit@k, %: questions with at least one evidence turn among the first k results",
+    header: ["system", "hit@1", "hit@5", "hit@10", ...CATEGORIES.map((c) => `${c} hit@5`)],
+    rows: reports.map((r) => [
+      r.label,
+      pctCell(r.overall.h1),
+      pctCell(r.overall.h5),
+      pctCell(r.overall.h10),
+      ...CATEGORIES.map((c) => pctCell(r.by_category[c]?.h5)),
+    ]),
+    notes: [
+      "hit@k is what retrieval-only systems usually publish; R@k above asks for every evidence turn.",
+    ],
+  };
+  return [overall, byCategory, hits];
 }

@@ -19,8 +19,9 @@ import { sql } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { memories, users } from "../../schema/tables";
 import { connectDb } from "../../worker/db/client";
-import { LocalEmbedder } from "../../worker/embed/local";
+import type { Embedder } from "../../worker/embed/embedder";
 import type { EmbedServer } from "./embed-server";
+import type { BenchEmbedding } from "./embedding";
 import { newWallet, type Wallet } from "./http-client";
 import { createMem0, loadMem0, type Mem0Store, mem0Version } from "./mem0";
 import { fmt, log, machine, ratio, type Table } from "./report";
@@ -44,6 +45,8 @@ export interface SpeedOptions {
   mem0MaxSize: number;
   useMem0: boolean;
   embed?: EmbedServer;
+  /** The run's embedder: the Worker's, so directly seeded rows carry the same model. */
+  embedding: BenchEmbedding;
 }
 
 export interface SpeedOutcome {
@@ -78,6 +81,7 @@ export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedO
     for (let i = 0; i < opts.others; i++) {
       await seedDirect(
         db,
+        opts.embedding.embedder,
         privateKeyToAccount(generatePrivateKey()).address,
         opts.perOther,
         10_000 + i,
@@ -135,7 +139,7 @@ export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedO
         const w = newWallet(stack.baseUrl);
         log(`seeding ${size} memories (data layer)`);
         const started = Date.now();
-        const texts = await seedDirect(db, w.account.address, size, size);
+        const texts = await seedDirect(db, opts.embedding.embedder, w.account.address, size, size);
         log(`seeded ${size} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
         runs.push({ size, wallet: w, texts, queries: speedQueries(texts, size, opts.queries) });
       }
@@ -245,7 +249,7 @@ export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedO
 
   const tables: Table[] = [
     {
-      title: `Speed over HTTP (wrangler dev, local embedder, ${stack.dbLabel}, sequential requests)`,
+      title: `Speed over HTTP (wrangler dev, ${opts.embedding.label}, ${stack.dbLabel}, sequential requests)`,
       header: ["operation", "requests", "p50 ms", "p95 ms", "p99 ms", "throughput / quality"],
       rows,
     },
@@ -411,8 +415,13 @@ async function seedViaApi(
   return { texts, ms };
 }
 
-async function seedDirect(db: Db, address: string, count: number, seed: number): Promise<string[]> {
-  const embedder = new LocalEmbedder();
+async function seedDirect(
+  db: Db,
+  embedder: Embedder,
+  address: string,
+  count: number,
+  seed: number,
+): Promise<string[]> {
   const r = prng(seed);
   const [user] = await db
     .insert(users)

@@ -15,10 +15,16 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** `serverUrl`: a PostgreSQL server to use (default DATABASE_URL); none means embedded. */
+/**
+ * `serverUrl`: a PostgreSQL server to use (default DATABASE_URL); none means embedded.
+ * `vars`: more Worker variables (the run's embedder, scripts/bench/embedding.ts); without
+ * them the Worker embeds with wrangler.toml's default, the lexical embedder.
+ */
 export async function startStack(
   port: number,
-  { serverUrl }: { serverUrl?: string } = { serverUrl: process.env.DATABASE_URL },
+  { serverUrl, vars = {} }: { serverUrl?: string; vars?: Record<string, string> } = {
+    serverUrl: process.env.DATABASE_URL,
+  },
 ): Promise<Stack> {
   const baseUrl = `http://127.0.0.1:${port}`;
   await assertPortFree(baseUrl);
@@ -39,6 +45,7 @@ export async function startStack(
       // figures: about one local RPC per request.)
       METERING: "off",
       ...(database.wsProxy ? { NEON_WS_PROXY: database.wsProxy } : {}),
+      ...vars,
     },
   });
   let stopped = false;

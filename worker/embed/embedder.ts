@@ -11,6 +11,12 @@ export interface Embedding {
 export interface Embedder {
   /** Stored with each memory so vectors of different models are never silently mixed. */
   readonly model: string;
+  /**
+   * A model of meaning, whose cosines sit high for any two texts (bge: unrelated ones at
+   * 0.3-0.5), rather than the lexical embedder, whose unrelated texts score about 0. Recall
+   * rescales a semantic model's similarities before weighing them (recall/scoring.ts).
+   */
+  readonly semantic: boolean;
   embed(texts: string[]): Promise<Embedding>;
 }
 

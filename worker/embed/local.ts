@@ -21,6 +21,7 @@ import { normalise, uniformVector } from "./vector";
  */
 export class LocalEmbedder implements Embedder {
   readonly model = "local-lexical-v1";
+  readonly semantic = false;
 
   async embed(texts: string[]): Promise<Embedding> {
     let tokens = 0;

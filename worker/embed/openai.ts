@@ -36,6 +36,8 @@ const responseSchema = z.object({
 /** Any OpenAI-compatible POST /embeddings endpoint (OpenAI, Azure-style proxies, vLLM, Ollama…). */
 export class OpenAiEmbedder implements Embedder {
   readonly model: string;
+  /** Embedding APIs serve models of meaning. */
+  readonly semantic = true;
   private readonly url: string;
   private readonly apiKey: string | undefined;
   private readonly fetchImpl: typeof fetch;

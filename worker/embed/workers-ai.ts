@@ -33,6 +33,7 @@ const outputSchema = z.object({
  */
 export class WorkersAiEmbedder implements Embedder {
   readonly model = WORKERS_AI_EMBEDDING_MODEL;
+  readonly semantic = true;
 
   constructor(private readonly ai: AiRunner) {}
 

@@ -66,6 +66,9 @@ type CandidateRow = {
   vector_sim: number | string | null;
   keyword: number | string | null;
   relation_count: number | string;
+  /** The query's median and best cosine among the memories scored (recallStatement's vs). */
+  vector_median: number | string;
+  vector_best: number | string;
   content: string;
   metadata: Record<string, unknown>;
   tags: string[];
@@ -132,6 +135,8 @@ export interface RecallStatementInput {
   /** The query embedding as a pgvector literal. */
   vector: string;
   model: string;
+  /** Rescale a semantic model's cosine in relevance (scoring.ts, relevantVector). */
+  semantic: boolean;
   /** Candidates per source (nearest vectors, full-text). */
   k: number;
   /** Rows returned: the best `take` by score. */
@@ -145,6 +150,7 @@ export function recallStatement({
   query,
   vector: v,
   model,
+  semantic,
   k,
   take,
   now,
@@ -163,6 +169,7 @@ export function recallStatement({
       accessedAt: col("accessed_at"),
     },
     now,
+    semantic ? { median: sql`(SELECT med FROM vs)`, best: sql`(SELECT best FROM vs)` } : null,
   );
   return sql`
     WITH qlex AS (
@@ -258,6 +265,7 @@ export function recallStatement({
         m.created_at, m.accessed_at,
         CASE WHEN m.embedding_model = ${model} THEN 1 - (m.embedding <=> ${v}::vector) ELSE 0 END
           AS vector_sim,
+        m.embedding_model = ${model} AS same_model,
         -- Which query lexemes (1-based positions in qt.lex) the memory contains.
         ARRAY(SELECT q.i FROM unnest(qt.tqs) WITH ORDINALITY AS q(t, i) WHERE m.search @@ q.t)
           AS hits,
@@ -274,6 +282,15 @@ export function recallStatement({
       LEFT JOIN (SELECT h AS i, count(*) AS n FROM c0, unnest(c0.hits) AS h GROUP BY h) d
         ON d.i = x.i
     ),
+    -- The query's median and best cosine among the memories of this model scored, clamped as
+    -- the score clamps them (NaN, a zero vector's cosine, is 0).
+    vs AS MATERIALIZED (
+      SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY x), 0)::float8 AS med,
+        coalesce(max(x), 0)::float8 AS best
+      FROM (SELECT greatest(0::float8, least(1::float8,
+          CASE WHEN vector_sim = 'NaN'::float8 THEN 0 ELSE vector_sim END)) AS x
+        FROM c0 WHERE same_model) s
+    ),
     c AS MATERIALIZED (
       SELECT c0.*,
         coalesce((SELECT sum(idf.w) FROM idf WHERE idf.i = ANY (c0.hits))
@@ -282,8 +299,9 @@ export function recallStatement({
     ),
     top AS (SELECT c.* FROM c ORDER BY ${score} DESC, c.id LIMIT ${take})
     -- Text and metadata only for the returned rows, in the same round trip.
-    SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id
-    FROM top JOIN memories m ON m.id = top.id`;
+    SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id,
+      vs.med AS vector_median, vs.best AS vector_best
+    FROM top JOIN memories m ON m.id = top.id CROSS JOIN vs`;
 }
 
 /** Scores the caller's memories against a query; the ranking is `score` descending. */
@@ -310,6 +328,7 @@ export async function rankMemories(
     query,
     vector: v,
     model,
+    semantic: ctx.embedder.semantic,
     k,
     take: limit + SCORE_SLACK,
     now,
@@ -334,6 +353,9 @@ export async function rankMemories(
           accessedAt: new Date(row.accessed_at),
         },
         now,
+        ctx.embedder.semantic
+          ? { median: Number(row.vector_median), best: Number(row.vector_best) }
+          : null,
       ),
     }))
     .filter((m) => m.score >= minSimilarity)

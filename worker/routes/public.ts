@@ -11,9 +11,19 @@ const INFO_MAX_AGE_SECONDS = 300;
 
 export function publicRoutes(app: Hono<AppEnv>) {
   app.get("/health", async (c) => {
+    const services = c.get("services");
+    // Which embedder and model this deployment stores vectors with (README "Embeddings");
+    // building it contacts nothing, so a misconfigured one shows as a null model here.
+    let model: string | null = null;
     try {
-      await c.get("services").db.execute(sql`SELECT 1`);
-      return c.json({ status: "ok", database: "ok" });
+      model = services.embedder.model;
+    } catch {
+      // the request paths that embed report the misconfiguration
+    }
+    const embedder = { provider: services.config.EMBEDDER, model };
+    try {
+      await services.db.execute(sql`SELECT 1`);
+      return c.json({ status: "ok", database: "ok", embedder });
     } catch (err) {
       logError("health check: database unreachable", err);
       const error = new ApiError("SERVICE_UNAVAILABLE", "Database unreachable");
