@@ -382,6 +382,12 @@ describe("prompts: reading and normalising answers", () => {
     const [long] = normaliseFacts([{ content: "word ".repeat(3000) }]);
     expect(long?.content.length).toBeLessThanOrEqual(8192);
   });
+
+  it("makes a model's text storable: NUL dropped, an unpaired surrogate replaced", () => {
+    expect(normaliseFacts([{ content: "The user\u0000 likes \ud800tea" }])).toEqual([
+      { content: "The user likes \ufffdtea", memory_type: "preference", importance: 0.8 },
+    ]);
+  });
 });
 
 describe("createLlmProvider", () => {

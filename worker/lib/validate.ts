@@ -52,6 +52,13 @@ export const storable = (s: string) => !s.includes("\u0000") && !LONE_SURROGATE.
 
 export const UNSTORABLE_TEXT = "must not contain NUL characters or unpaired UTF-16 surrogates";
 
+/**
+ * Text the service itself produced (a language model's facts), made storable: NUL dropped,
+ * an unpaired surrogate replaced by U+FFFD. A user's own text is refused instead (422).
+ */
+export const toStorable = (s: string) =>
+  s.replaceAll("\u0000", "").replace(new RegExp(LONE_SURROGATE.source, "g"), "\uFFFD");
+
 /** A key shown in a field path, its unstorable characters replaced so the 422 itself is clean. */
 const shownKey = (key: string) =>
   storable(key) ? key : key.replace(new RegExp(`\\u0000|${LONE_SURROGATE.source}`, "g"), "\uFFFD");

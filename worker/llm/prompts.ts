@@ -19,6 +19,7 @@
  */
 import { z } from "zod";
 import { ApiError } from "../errors";
+import { toStorable } from "../lib/validate";
 import { LIMITS, MEMORY_TYPES, type MemoryType } from "../memories/fields";
 import { classify } from "../migrate/sections";
 import type { ChatMessage, Fact } from "./provider";
@@ -220,7 +221,9 @@ const factsSchema = z
 
 const synthesisSchema = z
   .object({ content: z.string() })
-  .transform(({ content }) => cutAtWord(content.replace(/\s+/g, " ").trim(), LIMITS.content))
+  .transform(({ content }) =>
+    cutAtWord(toStorable(content).replace(/\s+/g, " ").trim(), LIMITS.content),
+  )
   .refine((content) => content.length > 0, "content is empty");
 
 /** Normalises model facts (see the header); exported for tests. */
@@ -228,7 +231,7 @@ export function normaliseFacts(facts: z.output<typeof rawFact>[]): Fact[] {
   const out: Fact[] = [];
   const seen = new Set<string>();
   for (const f of facts) {
-    const content = cutAtWord(f.content.replace(/\s+/g, " ").trim(), LIMITS.content);
+    const content = cutAtWord(toStorable(f.content).replace(/\s+/g, " ").trim(), LIMITS.content);
     const key = wordKey(content);
     if (key === "" || seen.has(key)) continue;
     seen.add(key);
