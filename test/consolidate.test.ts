@@ -131,6 +131,38 @@ describe("POST /v1/memories/consolidate", () => {
     ]);
   });
 
+  it("rule mode: the survivor's relations list what it absorbed, marked deleted", async () => {
+    const w = newWallet();
+    const ids = await seed(w, {
+      A: { importance: 0.4, tags: ["deploy"] },
+      C: { importance: 0.9, tags: ["billing"] },
+      D: { importance: 0.7 },
+      E: { importance: 0.3 },
+    });
+    const res = await w.post("/v1/memories/consolidate", {});
+    expect(res.body.memories_merged).toBe(2);
+
+    const listed = await w.get(`/v1/memories/${ids.C}/relations`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.relations).toHaveLength(1);
+    const [merged] = listed.body.relations;
+    expect(merged).toMatchObject({
+      source_id: ids.C,
+      target_id: ids.A,
+      relation_type: "supersedes",
+      direction: "outgoing",
+      memory: { id: ids.A, content: A, importance: 0.4, namespace: "default", deleted: true },
+    });
+    expect(Number.isNaN(Date.parse(merged.memory.deleted_at))).toBe(false);
+    const fromD = await w.get(`/v1/memories/${ids.D}/relations?direction=outgoing`);
+    expect(fromD.body.relations.map((r: { target_id: string }) => r.target_id)).toEqual([ids.E]);
+    expect(fromD.body.relations[0].memory).toMatchObject({ content: E, deleted: true });
+
+    // The merged memories themselves stay gone, and another wallet sees none of it.
+    expectError(await w.get(`/v1/memories/${ids.A}/relations`), 404, "NOT_FOUND");
+    expectError(await newWallet().get(`/v1/memories/${ids.C}/relations`), 404, "NOT_FOUND");
+  });
+
   it("never deletes pinned or immutable memories", async () => {
     const w = newWallet();
     const ids = await seed(w, {

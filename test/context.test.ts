@@ -13,12 +13,31 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function context(w: Wallet, body: Record<string, unknown> = {}): Promise<Json> {
   const res = await w.post("/v1/context", body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(Object.keys(res.body).sort()).toEqual(["context", "memories_used", "tokens"]);
+  expect(Object.keys(res.body).sort()).toEqual(["context", "memories", "memories_used", "tokens"]);
   const block = res.body.context;
   const text = typeof block === "string" ? block : JSON.stringify(block);
   expect(res.body.tokens).toBe(countTokens(text));
+  // Client extra: the memories used, one per memory counted, in a short shape without nulls
+  // (the public MCP server requires id and content and refuses nulls).
+  expect(res.body.memories).toHaveLength(res.body.memories_used);
+  for (const m of res.body.memories) {
+    expect(Object.keys(m).sort()).toEqual(USED_MEMORY_KEYS);
+    for (const value of Object.values(m)) expect(value).not.toBeNull();
+    if (typeof block === "string") expect(block).toContain(m.content);
+  }
   return res.body;
 }
+
+const USED_MEMORY_KEYS = [
+  "content",
+  "created_at",
+  "id",
+  "importance",
+  "memory_type",
+  "namespace",
+  "pinned",
+  "tags",
+].sort();
 
 async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
   const res = await w.post("/v1/store", { content, ...fields });
@@ -61,16 +80,23 @@ describe("POST /v1/context: text format", () => {
       "Important and newer: backups are verified every Monday",
       "Trivial: the plant in reception is a ficus",
     ];
-    await storeNew(w, contents[0] as string, { importance: 0.2, pinned: true });
-    await storeNew(w, contents[1] as string, {
+    const pinned = await storeNew(w, contents[0] as string, { importance: 0.2, pinned: true });
+    const releaseId = await storeNew(w, contents[1] as string, {
       importance: 0.9,
       memory_type: "decision",
       tags: ["release", "calendar"],
+      namespace: "office",
     });
-    await storeNew(w, contents[2] as string, { importance: 0.5 });
+    const coffee = await storeNew(w, contents[2] as string, { importance: 0.5 });
     await sleep(5);
-    await storeNew(w, contents[3] as string, { importance: 0.9, memory_type: "project" });
-    await storeNew(w, contents[4] as string, { importance: 0.1, memory_type: "observation" });
+    const backups = await storeNew(w, contents[3] as string, {
+      importance: 0.9,
+      memory_type: "project",
+    });
+    const ficus = await storeNew(w, contents[4] as string, {
+      importance: 0.1,
+      memory_type: "observation",
+    });
 
     const body = await context(w);
     expect(typeof body.context).toBe("string");
@@ -87,6 +113,27 @@ describe("POST /v1/context: text format", () => {
     expect(lines[4]).toContain("observation");
     expect(lines[4]).toContain("0.1");
     expect(lines[4]).not.toContain("tags");
+
+    // `memories` lists them in the block's order, with their stored values.
+    expect(body.memories.map((m: Json) => m.id)).toEqual([
+      pinned,
+      backups,
+      releaseId,
+      coffee,
+      ficus,
+    ]);
+    const stored = await getMemory(w, releaseId);
+    expect(body.memories[2]).toEqual({
+      id: releaseId,
+      content: contents[1],
+      importance: 0.9,
+      memory_type: "decision",
+      namespace: "office",
+      tags: ["release", "calendar"],
+      pinned: false,
+      created_at: stored.created_at,
+    });
+    expect(body.memories[0]).toMatchObject({ id: pinned, pinned: true, namespace: "default" });
   });
 
   it("with a query: memories in recall order", async () => {
@@ -114,6 +161,9 @@ describe("POST /v1/context: text format", () => {
     const body = await context(w, { query });
     expect(body.memories_used).toBe(5);
     expect(lineOrder(bodyLines(body.context, 5), contents)).toEqual(recallOrder);
+    expect(body.memories.map((m: Json) => m.id)).toEqual(
+      recalled.body.memories.map((m: Json) => m.id),
+    );
 
     const withoutQuery = await context(w);
     expect(lineOrder(bodyLines(withoutQuery.context, 5), contents)).toEqual([4, 3, 2, 1, 0]);
@@ -155,6 +205,8 @@ describe("POST /v1/context: structured format", () => {
     });
     const body = await context(w, { format: "structured" });
     expect(body.memories_used).toBe(2);
+    // The structured block too is answered with the memories used, ids included.
+    expect(body.memories.map((m: Json) => m.id)).toEqual([a, expect.any(String)]);
     expect(body.context).toEqual({
       memories: [
         {
@@ -370,18 +422,19 @@ describe("POST /v1/context: scope and isolation", () => {
       }
     }
     const none = await context(w, { namespace: "missing" });
-    expect(none).toEqual({ context: "", memories_used: 0, tokens: 0 });
+    expect(none).toEqual({ context: "", memories_used: 0, tokens: 0, memories: [] });
     const all = await context(w);
     expect(all.memories_used).toBe(4);
   });
 
   it("an empty wallet gets an empty block", async () => {
     const w = newWallet();
-    expect(await context(w)).toEqual({ context: "", memories_used: 0, tokens: 0 });
+    expect(await context(w)).toEqual({ context: "", memories_used: 0, tokens: 0, memories: [] });
     expect(await context(w, { query: "anything at all" })).toEqual({
       context: "",
       memories_used: 0,
       tokens: 0,
+      memories: [],
     });
     const structured = await context(w, { format: "structured" });
     expect(structured.context).toEqual({ memories: [] });
@@ -402,8 +455,12 @@ describe("POST /v1/context: scope and isolation", () => {
       expect(forB.memories_used).toBe(1);
       expect(forB.context).toContain("Wallet B note");
       expect(forB.context).not.toContain("Wallet A");
+      expect(forB.memories.map((m: Json) => m.content)).toEqual([
+        "Wallet B note: lunch with Sam on Tuesday",
+      ]);
       const forA = await context(a, query ? { query } : {});
       expect(forA.memories_used).toBe(1);
+      expect(forA.memories.map((m: Json) => m.id)).not.toContain(gone);
       expect(forA.context).toContain("vault combination");
       expect(forA.context).not.toContain("hunter2");
       expect(forA.context).not.toContain("Wallet B");

@@ -68,6 +68,18 @@ describe("POST /v1/memories/core", () => {
       tags: ["a"],
       created_at: m.created_at,
     });
+    // Client extras (the Python SDK parses core items as full memories), as GET shows them.
+    const pinned = (await w.get(`/v1/memories/${id}`)).body;
+    expect(item).toMatchObject({
+      namespace: "default",
+      user_id: pinned.user_id,
+      embedding_model: pinned.embedding_model,
+      updated_at: pinned.updated_at,
+      accessed_at: pinned.accessed_at,
+      access_count: 0,
+    });
+    expect(typeof item.user_id).toBe("string");
+    expect(typeof item.embedding_model).toBe("string");
     expect(ids(list)).not.toContain(other);
 
     // Pinning again is harmless.
@@ -178,7 +190,7 @@ describe("GET /v1/memories/core", () => {
     expect((await core(w, "offset=3")).memories).toEqual([]);
   });
 
-  it("defaults to 20 items and rejects limit outside 1..100", async () => {
+  it("defaults to 20 items, clamps a limit above 100 and rejects one below 1", async () => {
     const w = newWallet();
     const batch = await w.post("/v1/store/batch", {
       memories: Array.from({ length: 22 }, (_, i) => ({ content: unique(`c${i}`), pinned: true })),
@@ -190,8 +202,18 @@ describe("GET /v1/memories/core", () => {
     expect(page.total).toBe(22);
     expect((await core(w, "limit=100")).memories).toHaveLength(22);
     expect((await core(w, "offset=20")).memories).toHaveLength(2);
+    // The public CLI over-fetches up to 1000: clamped to 100, not refused.
+    const more = await w.post("/v1/store/batch", {
+      memories: Array.from({ length: 79 }, (_, i) => ({ content: unique(`d${i}`), pinned: true })),
+    });
+    expect(more.body.deduplicated_count).toBe(0);
+    for (const q of ["limit=101", "limit=1000"]) {
+      const clamped = await core(w, q);
+      expect(clamped.memories, q).toHaveLength(100);
+      expect(clamped.total, q).toBe(101);
+    }
 
-    for (const q of ["limit=0", "limit=101", "limit=abc", "offset=-1"]) {
+    for (const q of ["limit=0", "limit=abc", "offset=-1"]) {
       expectError(await w.get(`/v1/memories/core?${q}`), 422, "VALIDATION_ERROR");
     }
   });
@@ -210,7 +232,8 @@ describe("GET /v1/memories/core", () => {
     expect(ids(await core(w, "namespace=x", "/v1/core"))).toEqual([a]);
     expect((await core(w, "", "/v1/core-memories")).total).toBe(2);
     expectError(await w.get("/v1/core?limit=0"), 422, "VALIDATION_ERROR");
-    expectError(await w.get("/v1/core-memories?limit=101"), 422, "VALIDATION_ERROR");
+    expectError(await w.get("/v1/core-memories?limit=-1"), 422, "VALIDATION_ERROR");
+    expect((await core(w, "limit=1000", "/v1/core-memories")).total).toBe(2);
   });
 
   it("excludes deleted memories and never shows another wallet's", async () => {

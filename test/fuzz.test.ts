@@ -487,7 +487,7 @@ it("valid multi-byte UTF-8 is stored as sent", async () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// A migrate larger than one INSERT's 65,535 bind parameters (11 a row: 5,958 rows).
+// A migrate larger than one INSERT's 65,535 bind parameters (12 a row: 5,462 rows).
 
 it("migrate with 6,100 sections stores them all", { timeout: 180_000 }, async () => {
   const w = newWallet();
@@ -512,4 +512,7 @@ it("migrate with 6,100 sections stores them all", { timeout: 180_000 }, async ()
   expect(again.status).toBe(201);
   expect(again.body.memories_created).toBe(0);
   expect(again.body.memories_deduplicated).toBe(sections);
+  // Every section is reported by the memory that holds it, the same one both times.
+  expect(res.body.memory_ids).toHaveLength(sections);
+  expect(again.body.memory_ids).toEqual(res.body.memory_ids);
 });

@@ -237,6 +237,13 @@ describe("POST /v1/context with summarize", () => {
       ].join("\n"),
     );
     expect(text.body.tokens).toBe(countTokens(text.body.context));
+    // `memories` lists the stored memories the block draws on, a merged entry's members each
+    // with its own stored text.
+    expect(text.body.memories.map((m: Json) => [m.id, m.content])).toEqual([
+      [idA, a],
+      [idB, b],
+      [idC, c],
+    ]);
 
     const structured = await w.post("/v1/context", { summarize: true, format: "structured" });
     expect(structured.body.context.memories).toEqual([

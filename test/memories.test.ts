@@ -82,9 +82,33 @@ describe("GET /v1/memories paging", () => {
     expect(max.limit).toBe(100);
   });
 
-  it("rejects limit outside 1..100 and non-numeric paging with 422", async () => {
+  it("clamps a limit above 100 to 100 and reports the limit as applied", async () => {
     const w = newWallet();
-    for (const q of ["limit=0", "limit=101", "limit=abc", "limit=1.5", "limit=-1", "offset=-1"]) {
+    const batch = await w.post("/v1/store/batch", {
+      memories: Array.from({ length: 100 }, (_, i) => ({ content: unique(`many${i}`) })),
+    });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
+    expect(batch.body.deduplicated_count).toBe(0);
+    await w.store(unique("one more"));
+    // The public CLI asks for 1000 (tags, export, move, purge, snapshot).
+    for (const limit of ["101", "1000", "99999999999999999999999"]) {
+      const page = await list(w, `limit=${limit}`);
+      expect(page.limit, limit).toBe(100);
+      expect(page.memories, limit).toHaveLength(100);
+      expect(page.total, limit).toBe(101);
+      expect(page.offset, limit).toBe(0);
+    }
+    const rest = await list(w, "limit=1000&offset=100");
+    expect(rest.memories).toHaveLength(1);
+    expect(rest.limit).toBe(100);
+    // Another wallet's memories never fill the page.
+    const other = await list(newWallet(), "limit=1000");
+    expect(other).toEqual({ memories: [], total: 0, limit: 100, offset: 0 });
+  });
+
+  it("rejects limit below 1 and non-numeric paging with 422", async () => {
+    const w = newWallet();
+    for (const q of ["limit=0", "limit=abc", "limit=1.5", "limit=-1", "limit=", "offset=-1"]) {
       const res = await w.get(`/v1/memories?${q}`);
       expect(res.status, q).toBe(422);
       expectError(res, 422, "VALIDATION_ERROR");

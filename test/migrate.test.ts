@@ -31,7 +31,19 @@ describe("POST /v1/migrate", () => {
       memories_created: 3,
       memories_deduplicated: 0,
       duplicates_skipped: 0,
+      // Client extras: each section's memory in file order, and the embedding tokens.
+      memory_ids: [expect.any(String), expect.any(String), expect.any(String)],
+      tokens_used: expect.any(Number),
     });
+    expect(res.body.tokens_used).toBeGreaterThan(0);
+    const inOrder = await Promise.all(
+      (res.body.memory_ids as string[]).map(async (id) => (await w.get(`/v1/memories/${id}`)).body),
+    );
+    expect(inOrder.map((m) => m.content)).toEqual([
+      "# Team notes\nKickoff for the billing rewrite.",
+      "## Database decision\nWe decided to move billing to Postgres.",
+      "## Editor\nAna prefers vim with a dark theme.",
+    ]);
     const memories = await listAll(w, "&sort=importance&order=desc");
     expect(memories.map((m) => m.content)).toEqual([
       "## Database decision\nWe decided to move billing to Postgres.",
@@ -55,7 +67,7 @@ describe("POST /v1/migrate", () => {
 
   it("creates nothing when the same files are imported again (SHA-256 of the content)", async () => {
     const w = newWallet();
-    await w.post("/v1/migrate", { files: [NOTES] });
+    const first = await w.post("/v1/migrate", { files: [NOTES] });
     const again = await w.post("/v1/migrate", {
       files: [NOTES, { ...NOTES, filename: "copy.md" }],
     });
@@ -64,6 +76,9 @@ describe("POST /v1/migrate", () => {
     expect(again.body.memories_deduplicated).toBe(6);
     expect(again.body.files_processed).toBe(2);
     expect(await listAll(w)).toHaveLength(3);
+    // The sections are reported by the memories that already hold them; nothing was embedded.
+    expect(again.body.memory_ids).toEqual(first.body.memory_ids);
+    expect(again.body.tokens_used).toBe(0);
   });
 
   it("deduplicates identical sections within one request", async () => {
@@ -80,6 +95,9 @@ describe("POST /v1/migrate", () => {
       memories_deduplicated: 1,
       files_processed: 2,
     });
+    // Both files' section is the one memory.
+    expect(res.body.memory_ids).toHaveLength(1);
+    expect((await w.get(`/v1/memories/${res.body.memory_ids[0]}`)).body.content).toBe(section);
   });
 
   it("reports a bad file in errors and still imports the others", async () => {
@@ -140,10 +158,17 @@ describe("POST /v1/migrate", () => {
   it("keeps wallets apart: another wallet's import is not a duplicate of mine", async () => {
     const a = newWallet();
     const b = newWallet();
-    await a.post("/v1/migrate", { files: [NOTES] });
+    const mine = await a.post("/v1/migrate", { files: [NOTES] });
     const res = await b.post("/v1/migrate", { files: [NOTES] });
     expect(res.body.memories_created).toBe(3);
     expect(await listAll(a)).toHaveLength(3);
+    // b's memory_ids are b's own new memories, never a's.
+    expect(res.body.memory_ids).toHaveLength(3);
+    for (const id of res.body.memory_ids) {
+      expect(mine.body.memory_ids).not.toContain(id);
+      expect((await b.get(`/v1/memories/${id}`)).status).toBe(200);
+      expectError(await a.get(`/v1/memories/${id}`), 404, "NOT_FOUND");
+    }
   });
 
   it("makes the imported sections searchable", async () => {

@@ -310,6 +310,8 @@ describe("GET /v1/memories/:id/relations", () => {
         importance: 0.3,
         memory_type: "preference",
         namespace: "work",
+        deleted: false,
+        deleted_at: null,
       },
     });
     expect(byId.get(inc.id)).toEqual({
@@ -326,6 +328,8 @@ describe("GET /v1/memories/:id/relations", () => {
         importance: 0.7,
         memory_type: "observation",
         namespace: "default",
+        deleted: false,
+        deleted_at: null,
       },
     });
 
@@ -340,6 +344,8 @@ describe("GET /v1/memories/:id/relations", () => {
       importance: 0.9,
       memory_type: "decision",
       namespace: "default",
+      deleted: false,
+      deleted_at: null,
     });
   });
 
@@ -387,6 +393,49 @@ describe("GET /v1/memories/:id/relations", () => {
     const listed = await relationsOf(w, a);
     expect(listed.map((r: Json) => r.id)).toEqual([ac.id]);
     expect(await relationsOf(w, a, "?direction=outgoing")).toEqual([]);
+  });
+
+  it("keeps a memory's supersedes relations to deleted memories, marked deleted", async () => {
+    const w = newWallet();
+    const [a = "", b = "", c = "", d = "", e = ""] = await storeMany(w, 5);
+    const ab = await relate(w, a, b, "supersedes");
+    const ca = await relate(w, c, a, "supersedes");
+    const ad = await relate(w, a, d, "related_to");
+    const ae = await relate(w, a, e, "supersedes");
+    for (const id of [b, c, d]) expect((await w.del(`/v1/memories/${id}`)).status).toBe(200);
+
+    // a supersedes b, which is deleted: listed, the other end marked deleted. c's incoming
+    // supersedes and the related_to to d point at deleted memories that a does not supersede.
+    const listed = await relationsOf(w, a);
+    expect(listed.map((r: Json) => r.id)).toEqual([ab.id, ae.id]);
+    const [toB, toE] = listed;
+    expect(toB).toMatchObject({
+      source_id: a,
+      target_id: b,
+      relation_type: "supersedes",
+      direction: "outgoing",
+      memory: { id: b, content: text(1), deleted: true },
+    });
+    expect(toB.memory.deleted_at).toMatch(ISO);
+    expect(toE.memory).toMatchObject({ id: e, deleted: false, deleted_at: null });
+    expect(listed.map((r: Json) => r.id)).not.toContain(ca.id);
+    expect(listed.map((r: Json) => r.id)).not.toContain(ad.id);
+    expect((await relationsOf(w, a, "?direction=outgoing")).map((r: Json) => r.id)).toEqual([
+      ab.id,
+      ae.id,
+    ]);
+    expect(await relationsOf(w, a, "?direction=incoming")).toEqual([]);
+
+    // The graph stays a graph of live memories.
+    const g = await graph(w, a);
+    expect(g.nodes.map((n: Json) => n.id)).toEqual([e]);
+    // The deleted end has no relations list of its own, and another wallet sees nothing.
+    expectError(await w.get(`/v1/memories/${b}/relations`), 404, "NOT_FOUND");
+    expectError(await newWallet().get(`/v1/memories/${a}/relations`), 404, "NOT_FOUND");
+    // The relation can still be removed through the live memory.
+    const removed = await w.del(`/v1/memories/${a}/relations/${ab.id}`);
+    expect(removed.status).toBe(200);
+    expect((await relationsOf(w, a)).map((r: Json) => r.id)).toEqual([ae.id]);
   });
 
   it("answers 404 for an unknown, deleted or another wallet's memory, 422 for a bad id", async () => {

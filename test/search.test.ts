@@ -84,11 +84,19 @@ describe("POST /v1/search", () => {
           namespace: "plants",
           tags: ["home", "weekly"],
           created_at: stored.body.created_at,
+          // Client extras (the Python SDK parses search items as full memories).
+          user_id: stored.body.user_id,
+          embedding_model: stored.body.embedding_model,
+          updated_at: stored.body.updated_at,
+          accessed_at: stored.body.accessed_at,
+          access_count: 0,
         },
       ],
       total: 1,
       query: "orchids",
     });
+    expect(typeof stored.body.user_id).toBe("string");
+    expect(typeof stored.body.embedding_model).toBe("string");
   });
 
   it("matches word forms through stemming", async () => {
@@ -340,7 +348,20 @@ describe("GET /v1/memories/search (client alias)", () => {
     expect(viaGet.query).toBe("telescope");
     const first = viaGet.memories.find((m: Json) => m.id === m1);
     expect(Object.keys(first).sort()).toEqual(
-      ["content", "created_at", "id", "importance", "memory_type", "namespace", "tags"].sort(),
+      [
+        "content",
+        "created_at",
+        "id",
+        "importance",
+        "memory_type",
+        "namespace",
+        "tags",
+        "user_id",
+        "embedding_model",
+        "updated_at",
+        "accessed_at",
+        "access_count",
+      ].sort(),
     );
     expect(first.tags).toEqual(["hobby", "sky"]);
     expect(first.namespace).toBe("astro");

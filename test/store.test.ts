@@ -26,13 +26,50 @@ describe("POST /v1/store", () => {
     const w = newWallet();
     const res = await w.post("/v1/store", { content: "The staging database runs Postgres 16" });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(["deduplicated", "id", "stored", "tokens_used"]);
+    expect(Object.keys(res.body).sort()).toEqual([
+      "deduplicated",
+      "id",
+      "memory",
+      "stored",
+      "tokens_used",
+    ]);
     expect(res.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(res.body.stored).toBe(true);
     expect(res.body.deduplicated).toBe(false);
     expect(Number.isInteger(res.body.tokens_used)).toBe(true);
     expect(res.body.tokens_used).toBeGreaterThan(0);
     expect(await count(w)).toBe(1);
+  });
+
+  it("also answers with the stored memory as `memory`, as GET /v1/memories/:id shows it", async () => {
+    const w = newWallet();
+    const res = await w.post("/v1/store", {
+      content: "The release train leaves on Thursdays",
+      tags: ["release"],
+      metadata: { source: "unit" },
+      importance: 0.8,
+      namespace: "ops",
+      memory_type: "decision",
+      session_id: "s-9",
+    });
+    expect(res.status).toBe(201);
+    const got = await w.get(`/v1/memories/${res.body.id}`);
+    expect(got.status).toBe(200);
+    expect(res.body.memory).toEqual(got.body);
+    expect(res.body.memory).toMatchObject({
+      id: res.body.id,
+      content: "The release train leaves on Thursdays",
+      tags: ["release"],
+      metadata: { source: "unit", tags: ["release"] },
+      importance: 0.8,
+      namespace: "ops",
+      memory_type: "decision",
+      session_id: "s-9",
+      // The spec's nulls stay nulls.
+      agent_id: null,
+      expires_at: null,
+      access_count: 0,
+    });
   });
 
   it("stores every field with its defaults", async () => {
@@ -281,6 +318,23 @@ describe("deduplication on store", () => {
     expect(await count(w)).toBe(1);
   });
 
+  it("answers a merge with the memory it merged into, as merged", async () => {
+    const w = newWallet();
+    const first = await w.post("/v1/store", { content: TEXT, tags: ["ci"], importance: 0.3 });
+    const second = await w.post("/v1/store", {
+      content: TEXT,
+      tags: ["friday"],
+      importance: 0.9,
+    });
+    expect(second.body.deduplicated).toBe(true);
+    expect(second.body.memory).toMatchObject({
+      id: first.body.id,
+      tags: ["ci", "friday"],
+      importance: 0.9,
+    });
+    expect(second.body.memory).toEqual((await w.get(`/v1/memories/${first.body.id}`)).body);
+  });
+
   it("applies the documented merge rules", async () => {
     const w = newWallet();
     const id = await w.store(TEXT, {
@@ -405,6 +459,7 @@ describe("deduplication on store", () => {
     expect(res.body).toMatchObject({ id, deduplicated: true });
     const after = await w.get(`/v1/memories/${id}`);
     expect(after.body).toEqual(before.body);
+    expect(res.body.memory).toEqual(before.body);
     expect(after.body).toMatchObject({
       content: TEXT,
       importance: 0.2,
@@ -477,7 +532,9 @@ describe("POST /v1/store/batch", () => {
     expect(Object.keys(res.body).sort()).toEqual([
       "count",
       "deduplicated_count",
+      "failed",
       "ids",
+      "memories",
       "stored",
       "tokens_used",
     ]);
@@ -510,6 +567,9 @@ describe("POST /v1/store/batch", () => {
       importance: 0.5,
     });
     expect(await count(w)).toBe(3);
+    // Client extras: the stored memories in item order, as GET shows them; nothing failed.
+    expect(res.body.memories).toEqual([m0?.body, m1?.body, m2?.body]);
+    expect(res.body.failed).toEqual([]);
   });
 
   it("reports the same tokens_used as the items stored one by one", async () => {
@@ -585,6 +645,10 @@ describe("POST /v1/store/batch", () => {
       importance: 0.8,
       tags: ["meetings", "schedule"],
     });
+    // One memory per item: a merged item shows the memory it merged into, as the batch left it.
+    expect((res.body.memories as Array<{ id: string }>).map((m) => m.id)).toEqual(res.body.ids);
+    expect(res.body.memories[0]).toEqual(merged.body);
+    expect(res.body.memories[2]).toEqual(merged.body);
   });
 
   it("merges an item into an existing memory", async () => {
@@ -634,6 +698,8 @@ describe("POST /v1/store/batch", () => {
     const rb = await b.post("/v1/store/batch", { memories: [{ content: text }] });
     expect(rb.body.deduplicated_count).toBe(0);
     expect(rb.body.ids[0]).not.toBe(ra.body.ids[0]);
+    expect(rb.body.memories[0].id).toBe(rb.body.ids[0]);
+    expect(rb.body.memories[0].user_id).not.toBe(ra.body.memories[0].user_id);
     expectError(await b.get(`/v1/memories/${ra.body.ids[0]}`), 404, "NOT_FOUND");
   });
 });

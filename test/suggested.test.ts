@@ -70,7 +70,9 @@ async function backdate(w: Wallet, changes: Record<string, Backdate>): Promise<v
 async function suggested(w: Wallet, query = ""): Promise<Json> {
   const res = await w.get(`/v1/suggested${query ? `?${query}` : ""}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(Object.keys(res.body).sort()).toEqual(["categories", "suggested", "total"]);
+  expect(Object.keys(res.body).sort()).toEqual(["categories", "suggested", "suggestions", "total"]);
+  // Client extra: the public MCP server reads the same list as `suggestions`.
+  expect(res.body.suggestions).toEqual(res.body.suggested);
   expect(Object.keys(res.body.categories).sort()).toEqual(["decaying", "fresh", "hot", "stale"]);
   for (const item of res.body.suggested) expect(Object.keys(item).sort()).toEqual(ITEM_KEYS);
   for (let i = 1; i < res.body.suggested.length; i++) {
@@ -122,6 +124,7 @@ describe("GET /v1/suggested: shape and fresh", () => {
     expect(body.total).toBe(1);
     expect(body.suggested).toHaveLength(1);
     const item = body.suggested[0];
+    expect(body.suggestions).toEqual([item]);
     expect(item).toEqual({
       id,
       content: "Fresh idea: a rooftop garden for the office",
@@ -175,6 +178,7 @@ describe("GET /v1/suggested: shape and fresh", () => {
     const w = newWallet();
     expect(await suggested(w)).toEqual({
       suggested: [],
+      suggestions: [],
       categories: { stale: 0, fresh: 0, hot: 0, decaying: 0 },
       total: 0,
     });
@@ -433,6 +437,7 @@ describe("GET /v1/suggested: scope and isolation", () => {
     expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
     const forA = await suggested(a);
     expect(forA.suggested.map((s: Json) => s.id)).toEqual([mine]);
+    expect(forA.suggestions.map((s: Json) => s.id)).toEqual([mine]);
     expect(forA.categories.fresh).toBe(1);
     expect(forA.total).toBe(1);
     const forB = await suggested(b);

@@ -456,17 +456,37 @@ describe("batch update", () => {
           ],
         });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
-        expect(res.body).toEqual({ updated: 2, errors: [] });
+        expect(res.body).toMatchObject({ updated: 2, errors: [] });
+        expect(Object.keys(res.body).sort()).toEqual([
+          "errors",
+          "failed",
+          "memories",
+          "results",
+          "tokens_used",
+          "updated",
+        ]);
 
-        expect(await getMemory(w, a)).toMatchObject({
+        const memoryA = await getMemory(w, a);
+        const memoryB = await getMemory(w, b);
+        expect(memoryA).toMatchObject({
           importance: 0.95,
           memory_type: "preference",
         });
-        expect(await getMemory(w, b)).toMatchObject({
+        expect(memoryB).toMatchObject({
           content,
           pinned: true,
           metadata: { tags: ["keep"] },
         });
+        // Client extras: the updated memories in item order, as GET shows them; each item's
+        // outcome; no failures; the embedding tokens of the one new content.
+        expect(res.body.memories).toEqual([memoryA, memoryB]);
+        expect(res.body.results).toEqual([
+          { id: a, updated: true },
+          { id: b, updated: true },
+        ]);
+        expect(res.body.failed).toBe(0);
+        expect(Number.isInteger(res.body.tokens_used)).toBe(true);
+        expect(res.body.tokens_used).toBeGreaterThan(0);
         expect(await searchIds(w, "saxophone")).toEqual([b]);
         expect((await history(w, a)).map((e) => e.changes)).toEqual([
           { importance: 0.95, memory_type: "preference" },
@@ -505,6 +525,23 @@ describe("batch update", () => {
           expect(typeof e.message).toBe("string");
           expect(e.message.length).toBeGreaterThan(0);
         }
+        // Every item's outcome in order, failures with the same status and message as errors.
+        const [e404, e409, e422, eForeign] = res.body.errors;
+        expect(res.body.results).toEqual([
+          { id: ok1, updated: true },
+          { id: MISSING_ID, updated: false, status: 404, error: e404.message },
+          { id: locked, updated: false, status: 409, error: e409.message },
+          { id: invalid, updated: false, status: 422, error: e422.message },
+          { id: foreign, updated: false, status: 404, error: eForeign.message },
+          { id: ok2, updated: true },
+        ]);
+        expect(res.body.failed).toBe(4);
+        // No content changed: nothing was embedded.
+        expect(res.body.tokens_used).toBe(0);
+        // Only the caller's updated memories, never another wallet's.
+        expect(res.body.memories.map((m: Json) => m.id)).toEqual([ok1, ok2]);
+        expect(res.body.memories[0]).toMatchObject({ id: ok1, importance: 0.11 });
+        expect(res.body.memories[1]).toMatchObject({ id: ok2, namespace: "batch-ns" });
 
         expect((await getMemory(w, ok1)).importance).toBe(0.11);
         expect((await getMemory(w, ok2)).namespace).toBe("batch-ns");
@@ -536,6 +573,15 @@ describe("batch update", () => {
           [null, 422],
           [id, 422],
         ]);
+        expect(res.body.results.map((r: Json) => [r.id, r.updated, r.status])).toEqual([
+          [null, false, 422],
+          ["not-a-uuid", false, 422],
+          [id, false, 422],
+          [null, false, 422],
+          [id, false, 422],
+        ]);
+        expect(res.body.failed).toBe(5);
+        expect(res.body.memories).toEqual([]);
         expect(await history(w, id)).toEqual([]);
       });
 
@@ -553,6 +599,10 @@ describe("batch update", () => {
         expect(res.body.updated).toBe(2);
         expect(res.body.errors.map((e: Json) => [e.id, e.status])).toEqual([[id, 409]]);
         expect(await getMemory(w, id)).toMatchObject({ importance: 0.7, immutable: true });
+        // Each updated memory as that item left it.
+        expect(res.body.memories).toHaveLength(2);
+        expect(res.body.memories[0]).toMatchObject({ id, importance: 0.7, immutable: false });
+        expect(res.body.memories[1]).toMatchObject({ id, importance: 0.7, immutable: true });
       });
 
       it("rejects the whole request with 422 when updates is missing, empty, over 100 or not JSON", async () => {

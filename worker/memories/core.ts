@@ -9,12 +9,12 @@ import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { notFound } from "../errors";
 import * as f from "./fields";
-import { liveMemory, roundImportance } from "./rows";
+import { clientMemoryFields, liveMemory, roundImportance } from "./rows";
 
 export const coreQuery = z.object({
   namespace: f.scope.optional(),
   agent_id: f.scope.optional(),
-  limit: f.queryInt(1, 100, 20),
+  limit: f.queryLimit(100, 20),
   offset: f.queryInt(0, 1_000_000_000, 0),
 });
 
@@ -36,6 +36,7 @@ export async function listCore(ctx: DomainContext, q: z.output<typeof coreQuery>
         tags: memories.tags,
         namespace: memories.namespace,
         created_at: memories.createdAt,
+        ...clientMemoryFields,
       })
       .from(memories)
       .where(where)
@@ -49,6 +50,8 @@ export async function listCore(ctx: DomainContext, q: z.output<typeof coreQuery>
       ...r,
       importance: roundImportance(r.importance),
       created_at: r.created_at.toISOString(),
+      updated_at: r.updated_at.toISOString(),
+      accessed_at: r.accessed_at.toISOString(),
     })),
     total: total?.n ?? 0,
   };

@@ -149,6 +149,21 @@ export const queryInt = (min: number, max: number, fallback: number) =>
     .optional()
     .transform((v) => v ?? fallback);
 
+/**
+ * A page size in a query string: a whole number of at least 1; above `max` it is lowered to
+ * `max` instead of refused. The spec's list responses report `limit` "as applied", and the
+ * public CLI asks for 1000 to mean "as many as you give".
+ */
+export const queryLimit = (max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, "must be a whole number")
+    // Clamped before the number check, so that a string of many digits (Infinity) clamps too.
+    .transform((s) => Math.min(Number(s), max))
+    .pipe(z.number().int().min(1, "must be at least 1"))
+    .optional()
+    .transform((v) => v ?? fallback);
+
 /** Comma-separated list in a query string (`tags=a,b`), or the parameter repeated. */
 export const csv = z.union([z.string(), z.array(z.string())]).transform((v) =>
   (Array.isArray(v) ? v : [v])

@@ -112,7 +112,7 @@ const SORTABLE = {
 } as const;
 
 export const listQuery = memoryFilters.extend({
-  limit: f.queryInt(1, 100, 20),
+  limit: f.queryLimit(100, 20),
   offset: f.queryInt(0, 1_000_000_000, 0),
   sort: z.enum(Object.keys(SORTABLE) as [keyof typeof SORTABLE]).optional(),
   order: z.enum(["asc", "desc"]).optional(),

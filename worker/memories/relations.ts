@@ -1,5 +1,5 @@
 /** Typed relations between two of the caller's memories, and the graph they form. */
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { memories, relations } from "../../schema/tables";
@@ -65,7 +65,13 @@ export const listRelationsQuery = z.object({
   relation_type: z.enum(f.RELATION_TYPES).optional(),
 });
 
-/** Relations of a memory whose other end is live, each with a summary of that other end. */
+/**
+ * Relations of a memory, each with a summary of its other end: every relation whose other
+ * end is live, and its outgoing `supersedes` relations whose other end is soft-deleted (the
+ * memories a consolidation merged into it, or any it was said to supersede and that were
+ * deleted since), marked `deleted: true` with `deleted_at`, so what was merged stays
+ * visible. A relation to any other deleted or expired memory is left out, as in graphs.
+ */
 export async function listRelations(
   ctx: DomainContext,
   id: string,
@@ -83,6 +89,7 @@ export async function listRelations(
         importance: other.importance,
         memory_type: other.memoryType,
         namespace: other.namespace,
+        deleted_at: other.deletedAt,
       },
     })
     .from(relations)
@@ -99,14 +106,26 @@ export async function listRelations(
             ? eq(relations.targetId, id)
             : or(eq(relations.sourceId, id), eq(relations.targetId, id)),
         q.relation_type ? eq(relations.relationType, q.relation_type) : undefined,
-        isLive(other),
+        or(
+          isLive(other),
+          and(
+            eq(relations.sourceId, id),
+            eq(relations.relationType, "supersedes"),
+            isNotNull(other.deletedAt),
+          ),
+        ),
       ),
     )
     .orderBy(relations.createdAt);
-  return rows.map(({ relation, other: o }) => ({
+  return rows.map(({ relation, other: { deleted_at: deletedAt, ...o } }) => ({
     ...toRelation(relation),
     direction: relation.sourceId === id ? ("outgoing" as const) : ("incoming" as const),
-    memory: { ...o, importance: roundImportance(o.importance) },
+    memory: {
+      ...o,
+      importance: roundImportance(o.importance),
+      deleted: deletedAt !== null,
+      deleted_at: deletedAt ? deletedAt.toISOString() : null,
+    },
   }));
 }
 

@@ -27,6 +27,19 @@ export const memoryColumns = {
   accessCount: memories.accessCount,
 };
 
+/**
+ * Columns the short memory objects of core list and search carry beyond the spec's, under
+ * their response names: the public Python SDK parses those objects as full memories and
+ * refuses them without these.
+ */
+export const clientMemoryFields = {
+  user_id: memories.userId,
+  embedding_model: memories.embeddingModel,
+  updated_at: memories.updatedAt,
+  accessed_at: memories.accessedAt,
+  access_count: memories.accessCount,
+};
+
 export interface MemoryRecord {
   id: string;
   userId: string;

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import * as f from "./fields";
-import { liveMemory, roundImportance } from "./rows";
+import { clientMemoryFields, liveMemory, roundImportance } from "./rows";
 
 export const searchInput = z.object({
   query: z
@@ -66,6 +66,7 @@ export async function searchMemories(ctx: DomainContext, input: SearchInput) {
       namespace: memories.namespace,
       tags: memories.tags,
       created_at: memories.createdAt,
+      ...clientMemoryFields,
       total: sql<number>`count(*) OVER ()`.mapWith(Number),
     })
     .from(memories)
@@ -78,6 +79,8 @@ export async function searchMemories(ctx: DomainContext, input: SearchInput) {
       ...r,
       importance: roundImportance(r.importance),
       created_at: r.created_at.toISOString(),
+      updated_at: r.updated_at.toISOString(),
+      accessed_at: r.accessed_at.toISOString(),
     })),
     total: rows[0]?.total ?? 0,
     query: input.query,

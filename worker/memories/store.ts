@@ -15,7 +15,7 @@
  * An immutable memory is never changed by a merge; the store still reports it as the
  * deduplicated id. Merges write no history entry (only PATCH does).
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
@@ -24,7 +24,7 @@ import { sha256Hex } from "../lib/hash";
 import { mergeText } from "./dedup-rule";
 import * as f from "./fields";
 import { EXACT_SCAN_MAX } from "./nearest";
-import { liveMemory } from "./rows";
+import { liveMemory, type MemoryJson, type MemoryRecord, memoryColumns, toMemory } from "./rows";
 
 export const DEDUP_THRESHOLD = 0.95;
 
@@ -74,6 +74,16 @@ export interface StoredItem {
 export interface StoreResult {
   items: StoredItem[];
   tokensUsed: number;
+  /** Each item's memory as the transaction left it, in item order; empty unless `withMemories`. */
+  memories: MemoryJson[];
+}
+
+export interface StoreOptions {
+  /**
+   * Read the stored memories back inside the transaction (store and batch store answer with
+   * them). Off for extract, ingest and import, which answer with ids only.
+   */
+  withMemories?: boolean;
 }
 
 /** A memory as the batch will leave it: an existing row being merged into, or a new one. */
@@ -125,7 +135,11 @@ function dot(a: number[], b: number[]): number {
  * Stores into one wallet's namespace are serialised with an advisory lock so that two
  * concurrent stores of the same text cannot both create a record.
  */
-export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Promise<StoreResult> {
+export async function storeMemories(
+  ctx: DomainContext,
+  inputs: NewMemory[],
+  options: StoreOptions = {},
+): Promise<StoreResult> {
   const embed = () => ctx.embedder.embed(inputs.map((m) => m.content));
   const { vectors, tokens } = await (ctx.timings?.measure("embed", embed) ?? embed());
   if (vectors.length !== inputs.length) {
@@ -135,7 +149,7 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
   const model = ctx.embedder.model;
   let extraTokens = 0;
 
-  const items = await ctx.db.transaction(async (tx) => {
+  const { items, stored } = await ctx.db.transaction(async (tx) => {
     const lockKeys = [...new Set(inputs.map((m) => `${ctx.userId}/${m.namespace}`))].sort();
     await tx.execute(sql`
       SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
@@ -278,9 +292,20 @@ export async function storeMemories(ctx: DomainContext, inputs: NewMemory[]): Pr
         .where(eq(memories.id, d.id));
     }
     ctx.timings?.add("write", performance.now() - writing);
-    return out;
+    if (!options.withMemories) return { items: out, stored: [] };
+    const rows = await tx
+      .select(memoryColumns)
+      .from(memories)
+      .where(
+        and(
+          eq(memories.userId, ctx.userId),
+          inArray(memories.id, [...new Set(out.map((o) => o.id))]),
+        ),
+      );
+    const byId = new Map(rows.map((r) => [r.id, toMemory(r as MemoryRecord)]));
+    return { items: out, stored: out.flatMap((o) => byId.get(o.id) ?? []) };
   });
-  return { items, tokensUsed: tokens + extraTokens };
+  return { items, tokensUsed: tokens + extraTokens, memories: stored };
 }
 
 /** Embeds the drafts whose content joins two texts; returns the tokens it took. */

@@ -10,7 +10,7 @@ import type { DomainContext } from "../context";
 import { ApiError, immutableConflict, notFound } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import * as f from "./fields";
-import { liveMemory, type MemoryRecord, memoryColumns, toMemory } from "./rows";
+import { liveMemory, type MemoryJson, type MemoryRecord, memoryColumns, toMemory } from "./rows";
 
 const UPDATABLE = [
   "content",
@@ -48,20 +48,23 @@ export type UpdateInput = z.output<typeof updateFields>;
 
 export const batchUpdateItem = updateFields.extend({ id: f.uuid }).refine(atLeastOne, EMPTY_UPDATE);
 
-/** Embeds the new contents of a set of updates in one call (content → vector). */
+/**
+ * Embeds the new contents of a set of updates in one call: content → vector, and the
+ * embedding tokens it took.
+ */
 export async function embedContents(
   ctx: DomainContext,
   contents: string[],
-): Promise<Map<string, number[]>> {
+): Promise<{ vectors: Map<string, number[]>; tokens: number }> {
   const unique = [...new Set(contents)];
   const out = new Map<string, number[]>();
-  if (unique.length === 0) return out;
-  const { vectors } = await ctx.embedder.embed(unique);
+  if (unique.length === 0) return { vectors: out, tokens: 0 };
+  const { vectors, tokens } = await ctx.embedder.embed(unique);
   unique.forEach((text, i) => {
     const v = vectors[i];
     if (v) out.set(text, v);
   });
-  return out;
+  return { vectors: out, tokens };
 }
 
 export async function updateMemory(
@@ -72,7 +75,7 @@ export async function updateMemory(
 ) {
   const vectors =
     patch.content !== undefined && !embedded?.has(patch.content)
-      ? await embedContents(ctx, [patch.content])
+      ? (await embedContents(ctx, [patch.content])).vectors
       : embedded;
 
   return ctx.db.transaction(async (tx) => {
@@ -142,9 +145,17 @@ export interface BatchItemError {
   message: string;
 }
 
+/** One item's outcome, in item order (the public SDKs' `results`). */
+export type BatchItemResult =
+  | { id: string; updated: true }
+  | { id: string | null; updated: false; status: number; error: string };
+
 /**
  * Batch update: each item is validated and applied on its own (its own transaction), so a
- * failing item is reported in `errors` and the rest still run.
+ * failing item is reported in `errors` and the rest still run. Beside the spec's `updated`
+ * and `errors`, the public clients read `memories` (the updated memories, in item order),
+ * `results` (every item's outcome), `failed` (how many failed) and `tokens_used` (embedding
+ * tokens of the new contents).
  */
 export async function updateMany(ctx: DomainContext, updates: unknown[]) {
   const parsed = updates.map((raw) => ({ raw, result: batchUpdateItem.safeParse(raw) }));
@@ -152,13 +163,18 @@ export async function updateMany(ctx: DomainContext, updates: unknown[]) {
     p.result.success && p.result.data.content !== undefined ? [p.result.data.content] : [],
   );
   const embedded = await embedContents(ctx, contents);
-  let updated = 0;
+  const updatedMemories: MemoryJson[] = [];
   const errors: BatchItemError[] = [];
+  const results: BatchItemResult[] = [];
+  const fail = (error: BatchItemError) => {
+    errors.push(error);
+    results.push({ id: error.id, updated: false, status: error.status, error: error.message });
+  };
   for (const { raw, result } of parsed) {
     if (!result.success) {
       const rawId = typeof raw === "object" && raw !== null && "id" in raw ? raw.id : null;
       const issue = result.error.issues[0];
-      errors.push({
+      fail({
         id: typeof rawId === "string" ? rawId : null,
         status: 422,
         message: issue ? `${issue.path.join(".") || "(item)"}: ${issue.message}` : "Invalid update",
@@ -167,12 +183,19 @@ export async function updateMany(ctx: DomainContext, updates: unknown[]) {
     }
     const { id, ...patch } = result.data;
     try {
-      await updateMemory(ctx, id, patch, embedded);
-      updated += 1;
+      updatedMemories.push(await updateMemory(ctx, id, patch, embedded.vectors));
+      results.push({ id, updated: true });
     } catch (err) {
       if (!(err instanceof ApiError) || err.status >= 500) throw err;
-      errors.push({ id, status: err.status, message: err.message });
+      fail({ id, status: err.status, message: err.message });
     }
   }
-  return { updated, errors };
+  return {
+    updated: updatedMemories.length,
+    errors,
+    memories: updatedMemories,
+    results,
+    failed: errors.length,
+    tokens_used: embedded.tokens,
+  };
 }

@@ -16,8 +16,8 @@ import { memoriesFromMarkdown } from "./sections";
 
 export const MAX_FILES = 50;
 /**
- * Rows per INSERT: each row binds 11 parameters and Postgres takes at most 65,535 a statement,
- * so one INSERT of every section would fail from 5,958 sections on.
+ * Rows per INSERT: each row binds 12 parameters and Postgres takes at most 65,535 a statement,
+ * so one INSERT of every section would fail from 5,462 sections on.
  */
 const INSERT_CHUNK = 1000;
 /** Per file; the request body limit (8 MiB) bounds the total. */
@@ -92,35 +92,42 @@ export async function migrateFiles(ctx: DomainContext, input: z.output<typeof mi
 
   // Drop what is already stored before paying for embeddings, then check again under the
   // namespace lock (a concurrent import may have stored the same sections meanwhile).
-  const fresh = await withoutStored(ctx, ctx.db, namespace, pending);
+  // `memoryOf` maps each distinct section (by hash) to the memory that holds it.
+  const memoryOf = await storedIds(ctx, ctx.db, namespace, pending);
+  const fresh = pending.filter((p) => !memoryOf.has(p.hash));
   deduplicated += pending.length - fresh.length;
   let created = 0;
+  let tokensUsed = 0;
   if (fresh.length > 0) {
-    const { vectors } = await ctx.embedder.embed(fresh.map((p) => p.content));
+    const { vectors, tokens } = await ctx.embedder.embed(fresh.map((p) => p.content));
+    tokensUsed = tokens;
     created = await ctx.db.transaction(async (tx) => {
       await tx.execute(
         sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${ctx.userId}/${namespace}`}, 0))`,
       );
-      const still = new Set((await withoutStored(ctx, tx, namespace, fresh)).map((p) => p.hash));
-      const rows = fresh.flatMap((p, i) =>
-        still.has(p.hash)
-          ? [
-              {
-                userId: ctx.userId,
-                namespace,
-                content: p.content,
-                tags: p.tags,
-                importance: p.importance,
-                memoryType: p.memoryType,
-                sessionId: input.session_id ?? null,
-                agentId: input.agent_id ?? null,
-                embedding: vectors[i],
-                embeddingModel: ctx.embedder.model,
-                contentHash: p.hash,
-              },
-            ]
-          : [],
-      );
+      const meanwhile = await storedIds(ctx, tx, namespace, fresh);
+      for (const [hash, id] of meanwhile) memoryOf.set(hash, id);
+      const rows = fresh.flatMap((p, i) => {
+        if (meanwhile.has(p.hash)) return [];
+        const id = crypto.randomUUID();
+        memoryOf.set(p.hash, id);
+        return [
+          {
+            id,
+            userId: ctx.userId,
+            namespace,
+            content: p.content,
+            tags: p.tags,
+            importance: p.importance,
+            memoryType: p.memoryType,
+            sessionId: input.session_id ?? null,
+            agentId: input.agent_id ?? null,
+            embedding: vectors[i],
+            embeddingModel: ctx.embedder.model,
+            contentHash: p.hash,
+          },
+        ];
+      });
       for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
         await tx.insert(memories).values(rows.slice(start, start + INSERT_CHUNK));
       }
@@ -134,19 +141,24 @@ export async function migrateFiles(ctx: DomainContext, input: z.output<typeof mi
     memories_created: created,
     memories_deduplicated: deduplicated,
     duplicates_skipped: deduplicated,
+    // Client extras (the public SDKs read them): the memory of each distinct section,
+    // created or already stored, in file and section order; and the embedding tokens.
+    memory_ids: pending.flatMap((p) => memoryOf.get(p.hash) ?? []),
+    tokens_used: tokensUsed,
     ...(errors.length > 0 ? { errors } : {}),
   };
 }
 
-async function withoutStored(
+/** Hash → id of the live memories of the namespace that hold one of the items' contents. */
+async function storedIds(
   ctx: DomainContext,
   db: Pick<DomainContext["db"], "select">,
   namespace: string,
   items: Pending[],
-): Promise<Pending[]> {
-  if (items.length === 0) return [];
+): Promise<Map<string, string>> {
+  if (items.length === 0) return new Map();
   const rows = await db
-    .select({ hash: memories.contentHash })
+    .select({ hash: memories.contentHash, id: memories.id })
     .from(memories)
     .where(
       and(
@@ -156,6 +168,5 @@ async function withoutStored(
         sql`${memories.contentHash} = ANY(${sql.param(items.map((p) => p.hash))}::text[])`,
       ),
     );
-  const stored = new Set(rows.map((r) => r.hash));
-  return items.filter((p) => !stored.has(p.hash));
+  return new Map(rows.flatMap((r) => (r.hash ? [[r.hash, r.id] as const] : [])));
 }

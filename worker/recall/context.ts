@@ -53,16 +53,38 @@ interface Picked {
   memory_type: string;
   tags: string[];
   metadata: Record<string, unknown>;
-  /** Set on an entry merged by summarize: the ids of the memories it stands for. */
-  members?: string[];
+  namespace: string;
+  pinned: boolean;
+  created_at: string;
+  /** Set on an entry merged by summarize: the memories it stands for. */
+  members?: Picked[];
 }
 
 function sourceOf(m: Picked): string {
-  if (m.members) return `memories:${m.members.join(",")}`;
+  if (m.members) return `memories:${m.members.map((x) => x.id).join(",")}`;
   return typeof m.metadata.source === "string" ? m.metadata.source : `memory:${m.id}`;
 }
 
-const idsOf = (m: Picked) => m.members ?? [m.id];
+/** The stored memories an entry draws on: itself, or the members of a merged entry. */
+const storedOf = (m: Picked) => m.members ?? [m];
+
+/**
+ * A used memory as the response's `memories` lists it (a client extra: the public MCP server
+ * shows context as a list of memories and requires `id` and `content`). Stored values, also
+ * for the members of a merged entry; no nulls, which that client refuses.
+ */
+function usedMemory(m: Picked) {
+  return {
+    id: m.id,
+    content: m.content,
+    importance: m.importance,
+    memory_type: m.memory_type,
+    namespace: m.namespace,
+    tags: m.tags,
+    pinned: m.pinned,
+    created_at: m.created_at,
+  };
+}
 
 function textLine(m: Picked, includeMetadata: boolean): string {
   const tags = m.tags.length > 0 ? ` (tags: ${m.tags.join(", ")})` : "";
@@ -109,6 +131,9 @@ export async function buildContext(ctx: DomainContext, input: ContextInput) {
         memory_type: memories.memoryType,
         tags: memories.tags,
         metadata: memories.metadata,
+        namespace: memories.namespace,
+        pinned: memories.pinned,
+        created_at: memories.createdAt,
       })
       .from(memories)
       .where(and(...filterConditions(ctx.userId, filters)))
@@ -118,6 +143,7 @@ export async function buildContext(ctx: DomainContext, input: ContextInput) {
       ...r,
       importance: roundImportance(r.importance),
       metadata: withTags(r.metadata, r.tags),
+      created_at: r.created_at.toISOString(),
     }));
   }
 
@@ -142,9 +168,15 @@ export async function buildContext(ctx: DomainContext, input: ContextInput) {
         : [HEADER, ...picked.map((m) => textLine(m, includeMetadata))].join("\n")
       : { memories: picked.map((m) => structuredItem(m, includeMetadata)) };
   const tokens = countTokens(typeof context === "string" ? context : JSON.stringify(context));
+  const drawnOn = picked.flatMap(storedOf);
   return {
-    result: { context, memories_used: picked.flatMap(idsOf).length, tokens },
-    accessed: query ? picked.flatMap(idsOf) : [],
+    result: {
+      context,
+      memories_used: drawnOn.length,
+      tokens,
+      memories: drawnOn.map(usedMemory),
+    },
+    accessed: query ? drawnOn.map((m) => m.id) : [],
   };
 }
 
@@ -176,7 +208,7 @@ async function summarize(ctx: DomainContext, candidates: Picked[]): Promise<Pick
       importance: Math.max(...members.map((m) => m.importance)),
       tags,
       metadata: { ...leader.metadata, ...(tags.length > 0 ? { tags } : {}) },
-      members: members.map((m) => m.id),
+      members,
     };
   });
 }

@@ -29,7 +29,9 @@ export function recallRoutes(app: Hono<AppEnv>) {
     return c.json(result);
   });
 
-  app.get("/v1/suggested", valid("query", suggestedQuery), async (c) =>
-    c.json(await suggest(domain(c), c.req.valid("query"))),
-  );
+  app.get("/v1/suggested", valid("query", suggestedQuery), async (c) => {
+    const result = await suggest(domain(c), c.req.valid("query"));
+    // Client extra: the public MCP server reads the same list as `suggestions`.
+    return c.json({ ...result, suggestions: result.suggested });
+  });
 }

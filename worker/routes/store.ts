@@ -23,7 +23,9 @@ const importInput = z.object({
 
 export function storeRoutes(app: Hono<AppEnv>) {
   app.post("/v1/store", valid("json", storeInput), async (c) => {
-    const { items, tokensUsed } = await storeMemories(domain(c), [c.req.valid("json")]);
+    const { items, tokensUsed, memories } = await storeMemories(domain(c), [c.req.valid("json")], {
+      withMemories: true,
+    });
     const [item] = items;
     return c.json(
       {
@@ -31,13 +33,19 @@ export function storeRoutes(app: Hono<AppEnv>) {
         stored: true,
         deduplicated: item?.deduplicated ?? false,
         tokens_used: tokensUsed,
+        // Client extra (the MCP server shows `memory`): the memory as stored or merged.
+        memory: memories[0],
       },
       201,
     );
   });
 
   app.post("/v1/store/batch", valid("json", batchInput), async (c) => {
-    const { items, tokensUsed } = await storeMemories(domain(c), c.req.valid("json").memories);
+    const { items, tokensUsed, memories } = await storeMemories(
+      domain(c),
+      c.req.valid("json").memories,
+      { withMemories: true },
+    );
     return c.json(
       {
         ids: items.map((i) => i.id),
@@ -45,6 +53,10 @@ export function storeRoutes(app: Hono<AppEnv>) {
         count: items.length,
         deduplicated_count: items.filter((i) => i.deduplicated).length,
         tokens_used: tokensUsed,
+        // Client extras (the MCP server reads both): each item's memory, in item order, and
+        // the items that failed, always none: the batch is stored all or nothing.
+        memories,
+        failed: [],
       },
       201,
     );
