@@ -54,6 +54,12 @@ describe("mergeText", () => {
     });
   });
 
+  it("takes the new wording when only stop words, case or punctuation differ", () => {
+    expect(
+      mergeText("The deploy window is on the Tuesday at 10:00", "Deploy window: Tuesday, 10:00!"),
+    ).toEqual({ kind: "replaced" });
+  });
+
   it("joins two wordings of one fact, so neither text is lost", () => {
     expect(mergeText("The user prefers dark mode", "User likes dark mode")).toEqual({
       kind: "joined",

@@ -173,7 +173,7 @@ describe("POST /v1/memories/extract", () => {
     // Immutable: nothing at all changed (content, importance, tags, updated_at).
     expect(await getMemory(w, immutable)).toEqual(before);
     // Pinned: still pinned, live, its importance, type and tags kept; the text follows the
-    // store's merge rule (the newer wording of a near-identical text wins).
+    // store's merge rule (texts differing only in stop words: the newer wording wins).
     const p = await getMemory(w, pinned);
     expect(p).toMatchObject({
       pinned: true,

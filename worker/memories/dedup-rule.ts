@@ -10,7 +10,8 @@
  *    stop word. Consolidation clusters by the same rule (consolidate/clusters.ts).
  * 2. Texts that pass may still say different things in the same words' frame ("Thanks,
  *    Caroline! This has been great for my mental health" / "Caroline, thanks! Mental health
- *    is important to me", 0.956), so a merge keeps both texts unless one contains the other.
+ *    is important to me", 0.956), so a merge keeps both texts unless one contains the other
+ *    or they differ only in stop words, case and punctuation.
  *
  * Measured on LoCoMo with bge (README, "Behaviour the spec leaves open"): 89 of 2,760 turns
  * merged and each lost its text before; rule 1 leaves 1 merge, and 2 keeps its text.
@@ -118,9 +119,20 @@ export function mergeText(existing: string, incoming: string): MergedText | null
   if (a.includes(b)) return { kind: "kept" };
   if (b.includes(a)) return { kind: "replaced" };
   if (distinguishingWords(existing, incoming).length > 0) return null;
+  // Only stop words, case or punctuation differ ("on the Tuesday" / "on Tuesday"): the same
+  // statement, so the newer wording replaces the older one, as a correction would.
+  if (contentStems(existing) === contentStems(incoming)) return { kind: "replaced" };
   const first = existing.trimEnd();
   const content = `${first}${/[.!?…]$/.test(first) ? "" : "."} ${incoming.trim()}`;
   return content.length <= LIMITS.content ? { kind: "joined", content } : null;
+}
+
+/** The distinct stems of a text's words other than stop words, sorted, as one string. */
+function contentStems(text: string): string {
+  const stems = words(text)
+    .filter((w) => !STOP_WORDS.has(w.lower))
+    .map((w) => w.stem);
+  return [...new Set(stems)].sort().join(" ");
 }
 
 /** Case and runs of white space do not make a text say something else. */
