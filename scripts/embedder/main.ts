@@ -83,7 +83,9 @@ async function main(): Promise<void> {
   process.stdin.on("close", () => void stop());
   process.stdin.resume();
   process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
+  // Ctrl-C in `npm run dev` reaches the whole process group: the parent stops everything in
+  // its own order and closes our stdin, so the interrupt itself is not ours to act on.
+  process.on("SIGINT", () => {});
 }
 
 main().catch((err: unknown) => {
