@@ -1,5 +1,11 @@
+import { mkdirSync } from "node:fs";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+
+// wrangler.toml's [assets] folder must exist for the Workers pool to start. The pool does not
+// run wrangler's [build] and its SELF reaches the Worker itself, so the `worker` project needs
+// no console; the `browser` project serves the built one through wrangler dev.
+mkdirSync(new URL("./console/dist", import.meta.url), { recursive: true });
 
 /**
  * Tests run inside workerd (the Workers runtime) against a real Postgres: the global setup
@@ -39,7 +45,7 @@ export default defineConfig({
           name: "worker",
           globalSetup: ["./test/global-setup.ts"],
           include: ["test/**/*.test.ts"],
-          exclude: ["test/node/**"],
+          exclude: ["test/node/**", "test/browser/**"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -52,6 +58,19 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      // The web console in Debian's chromium (playwright-core), against wrangler dev on a free
+      // port with an embedded database of its own (test/browser/harness.ts). It runs after the
+      // other two, so a browser and a second workerd do not compete with them for 2 cores.
+      {
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          sequence: { groupOrder: 1 },
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],

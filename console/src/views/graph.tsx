@@ -1,0 +1,405 @@
+import cytoscape from "cytoscape";
+import { useEffect, useRef, useState } from "preact/hooks";
+import {
+  type Api,
+  type Graph,
+  type GraphEdge,
+  memoryPath,
+  RELATION_TYPES,
+  type RelationListItem,
+} from "../api";
+import { href, navigate } from "../router";
+import { ErrorNotice, excerpt, num, Status } from "../ui";
+
+/** Colours per relation type (each at least 4.5:1 on white); supersedes is also dashed. */
+export const EDGE_COLOURS: Record<string, string> = {
+  related_to: "#455a64",
+  derived_from: "#6a1b9a",
+  contradicts: "#a34100",
+  supersedes: "#b3261e",
+  supports: "#2e6b30",
+};
+
+interface GraphNodeView {
+  id: string;
+  content: string;
+  importance: number;
+  root: boolean;
+  /** A memory consolidation merged away: only reachable through its supersedes edge. */
+  deleted: boolean;
+}
+
+interface GraphData {
+  nodes: GraphNodeView[];
+  edges: GraphEdge[];
+  depth: number;
+  /** How many live memories had their relations read for merged (deleted) ones, of how many. */
+  mergedChecked: number;
+  liveCount: number;
+}
+
+/** The graph endpoint skips deleted memories; their supersedes edges come from relations. */
+const MERGED_LOOKUPS = 25;
+
+async function loadGraph(
+  api: Api,
+  id: string,
+  opts: { depth: number; limit: number; types: string[]; merged: boolean },
+): Promise<GraphData> {
+  const graph = await api.get<Graph>(memoryPath(id, "/graph"), {
+    depth: opts.depth,
+    limit: opts.limit,
+    relation_types: opts.types.length > 0 ? opts.types.join(",") : undefined,
+  });
+  const nodes: GraphNodeView[] = [
+    { ...graph.root, root: true, deleted: false },
+    ...graph.nodes.map((n) => ({ ...n, root: false, deleted: false })),
+  ];
+  const edges = [...graph.edges];
+  const wantsSupersedes = opts.types.length === 0 || opts.types.includes("supersedes");
+  let mergedChecked = 0;
+  if (opts.merged && wantsSupersedes) {
+    const known = new Set(nodes.map((n) => n.id));
+    const toCheck = nodes.slice(0, MERGED_LOOKUPS);
+    mergedChecked = toCheck.length;
+    for (let i = 0; i < toCheck.length; i += 4) {
+      const lists = await Promise.all(
+        toCheck.slice(i, i + 4).map((n) =>
+          api.get<{ relations: RelationListItem[] }>(memoryPath(n.id, "/relations"), {
+            direction: "outgoing",
+          }),
+        ),
+      );
+      for (const { relations } of lists) {
+        for (const r of relations) {
+          if (r.relation_type !== "supersedes" || !r.memory?.deleted) continue;
+          if (!known.has(r.target_id)) {
+            known.add(r.target_id);
+            nodes.push({
+              id: r.target_id,
+              content: r.memory.content,
+              importance: r.memory.importance,
+              root: false,
+              deleted: true,
+            });
+          }
+          edges.push({
+            source_id: r.source_id,
+            target_id: r.target_id,
+            relation_type: "supersedes",
+          });
+        }
+      }
+    }
+  }
+  return { nodes, edges, depth: graph.depth, mergedChecked, liveCount: graph.nodes.length + 1 };
+}
+
+declare global {
+  interface Window {
+    /** Where each node is drawn, for keyboard-free checks (the browser test clicks there). */
+    memoryConsoleGraph?: { nodeAt(id: string): { x: number; y: number } | null };
+  }
+}
+
+function GraphCanvas({ data, onOpen }: { data: GraphData; onOpen: (node: GraphNodeView) => void }) {
+  const container = useRef<HTMLDivElement>(null);
+  const openRef = useRef(onOpen);
+  openRef.current = onOpen;
+  useEffect(() => {
+    if (!container.current) return;
+    const byId = new Map(data.nodes.map((n) => [n.id, n]));
+    const cy = cytoscape({
+      container: container.current,
+      elements: [
+        ...data.nodes.map((n) => ({
+          data: { id: n.id, label: excerpt(n.content, 40) },
+          classes: [n.root ? "root" : "", n.deleted ? "deleted" : ""].join(" ").trim(),
+        })),
+        ...data.edges.map((e, i) => ({
+          data: {
+            id: `e${i}`,
+            source: e.source_id,
+            target: e.target_id,
+            label: e.relation_type,
+            colour: EDGE_COLOURS[e.relation_type] ?? "#333333",
+          },
+          classes: e.relation_type,
+        })),
+      ],
+      style: [
+        {
+          selector: "node",
+          style: {
+            label: "data(label)",
+            "background-color": "#1a56db",
+            color: "#111111",
+            "font-size": 11,
+            "text-wrap": "wrap",
+            "text-max-width": "140px",
+            "text-valign": "bottom",
+            "text-margin-y": 4,
+            width: 22,
+            height: 22,
+          },
+        },
+        {
+          selector: "node.root",
+          style: { "background-color": "#0b3d91", width: 34, height: 34, "font-weight": "bold" },
+        },
+        {
+          selector: "node.deleted",
+          style: {
+            "background-color": "#ffffff",
+            "border-width": 2,
+            "border-style": "dashed",
+            "border-color": "#b3261e",
+            color: "#444444",
+          },
+        },
+        {
+          selector: "edge",
+          style: {
+            width: 2,
+            "line-color": "data(colour)",
+            "target-arrow-color": "data(colour)",
+            "target-arrow-shape": "triangle",
+            "curve-style": "bezier",
+            label: "data(label)",
+            "font-size": 10,
+            color: "data(colour)",
+            "text-background-color": "#ffffff",
+            "text-background-opacity": 1,
+            "text-rotation": "autorotate",
+          },
+        },
+        { selector: "edge.supersedes", style: { "line-style": "dashed", width: 3 } },
+      ],
+      layout:
+        data.nodes.length <= 30
+          ? {
+              name: "breadthfirst",
+              roots: [data.nodes[0]?.id ?? ""],
+              directed: false,
+              spacingFactor: 1.2,
+              padding: 30,
+            }
+          : { name: "cose", animate: false, padding: 30 },
+      userZoomingEnabled: true,
+      boxSelectionEnabled: false,
+      minZoom: 0.3,
+      maxZoom: 2.5,
+    });
+    cy.on("tap", "node", (event) => {
+      const node = byId.get(event.target.id());
+      if (node) openRef.current(node);
+    });
+    window.memoryConsoleGraph = {
+      nodeAt: (id) => {
+        const node = cy.getElementById(id);
+        return node.length > 0 ? node.renderedPosition() : null;
+      },
+    };
+    return () => {
+      window.memoryConsoleGraph = undefined;
+      cy.destroy();
+    };
+  }, [data]);
+  const roots = data.nodes.filter((n) => n.root);
+  return (
+    <div
+      ref={container}
+      class="graph-canvas"
+      data-testid="graph-canvas"
+      role="img"
+      aria-label={`Relation graph around “${excerpt(roots[0]?.content ?? "", 60)}”: ${data.nodes.length} memories, ${data.edges.length} relations. The same graph is listed below.`}
+    />
+  );
+}
+
+export function GraphView({ api, id }: { api: Api; id: string | null }) {
+  const [rootId, setRootId] = useState(id ?? "");
+  const [depth, setDepth] = useState("2");
+  const [limit, setLimit] = useState("50");
+  const [types, setTypes] = useState<string[]>([]);
+  const [merged, setMerged] = useState(true);
+  const [data, setData] = useState<GraphData | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState("");
+
+  const load = async (target: string) => {
+    if (!target.trim()) return;
+    setBusy(true);
+    setError(null);
+    setStatus("");
+    try {
+      const next = await loadGraph(api, target.trim(), {
+        depth: Number(depth),
+        limit: Number(limit),
+        types,
+        merged,
+      });
+      setData(next);
+      setStatus(`Graph loaded: ${next.nodes.length} memories, ${next.edges.length} relations.`);
+    } catch (err) {
+      setError(err);
+      setData(null);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // Opened from a memory (#/graph/<id>): draw at once with the default filters.
+  useEffect(() => {
+    if (id) void load(id);
+  }, [id]);
+
+  const open = (node: GraphNodeView) => {
+    if (node.deleted) {
+      setStatus("That memory was merged into another by consolidation and is deleted.");
+      return;
+    }
+    navigate({ view: "memory", id: node.id });
+  };
+
+  return (
+    <section aria-labelledby="graph-title">
+      <h1 id="graph-title" tabIndex={-1}>
+        Relation graph
+      </h1>
+      <form
+        class="row"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (rootId.trim() === id) void load(rootId);
+          else navigate({ view: "graph", id: rootId.trim() });
+        }}
+      >
+        <div class="field grow">
+          <label for="g-root">Memory id</label>
+          <input
+            id="g-root"
+            required
+            spellcheck={false}
+            value={rootId}
+            onInput={(e) => setRootId(e.currentTarget.value)}
+          />
+        </div>
+        <div class="field">
+          <label for="g-depth">Depth</label>
+          <select id="g-depth" value={depth} onChange={(e) => setDepth(e.currentTarget.value)}>
+            {[1, 2, 3, 4, 5].map((d) => (
+              <option key={d} value={String(d)}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="g-limit">Max memories</label>
+          <input
+            id="g-limit"
+            type="number"
+            min={1}
+            max={200}
+            value={limit}
+            onInput={(e) => setLimit(e.currentTarget.value)}
+          />
+        </div>
+        <fieldset class="types">
+          <legend>Relation types (none checked: all)</legend>
+          {RELATION_TYPES.map((t) => (
+            <label key={t} class="checkbox">
+              <input
+                type="checkbox"
+                checked={types.includes(t)}
+                onChange={(e) =>
+                  setTypes(e.currentTarget.checked ? [...types, t] : types.filter((x) => x !== t))
+                }
+              />
+              <span class="swatch" style={{ background: EDGE_COLOURS[t] }} aria-hidden="true" />
+              {t}
+            </label>
+          ))}
+        </fieldset>
+        <label class="checkbox">
+          <input
+            type="checkbox"
+            checked={merged}
+            onChange={(e) => setMerged(e.currentTarget.checked)}
+          />
+          Show memories merged away by consolidation (supersedes)
+        </label>
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            {busy ? "Loading…" : "Show graph"}
+          </button>
+        </div>
+      </form>
+      <ErrorNotice error={error} context="Could not load the graph" />
+      <Status>{status}</Status>
+      {data && (
+        <>
+          <GraphCanvas data={data} onOpen={open} />
+          <p class="muted small-text">
+            Click a memory to open it. Dashed red edges are <code>supersedes</code> (consolidation
+            kept the source and merged the target into it); dashed outlined nodes are those merged,
+            deleted memories
+            {data.mergedChecked > 0 && data.mergedChecked < data.liveCount
+              ? ` (looked up for the first ${data.mergedChecked} memories)`
+              : ""}
+            . Depth reached: {data.depth}.
+          </p>
+          <GraphLists data={data} onOpen={open} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The graph as lists: what keyboard and screen-reader users navigate. */
+function GraphLists({ data, onOpen }: { data: GraphData; onOpen: (n: GraphNodeView) => void }) {
+  const label = new Map(data.nodes.map((n) => [n.id, excerpt(n.content, 60)]));
+  const deleted = new Set(data.nodes.filter((n) => n.deleted).map((n) => n.id));
+  return (
+    <div class="graph-lists">
+      <section aria-labelledby="graph-nodes">
+        <h2 id="graph-nodes">Memories ({data.nodes.length})</h2>
+        <ul data-testid="graph-nodes">
+          {data.nodes.map((n) => (
+            <li key={n.id}>
+              {n.deleted ? (
+                <span>
+                  {excerpt(n.content, 80)} <span class="badge">merged, deleted</span>
+                </span>
+              ) : (
+                <button type="button" class="link" onClick={() => onOpen(n)}>
+                  {excerpt(n.content, 80)}
+                </button>
+              )}
+              {n.root && <span class="badge">root</span>}{" "}
+              <span class="muted small-text">importance {num(n.importance, 2)}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="graph-edges">
+        <h2 id="graph-edges">Relations ({data.edges.length})</h2>
+        <ul data-testid="graph-edges">
+          {data.edges.map((e) => (
+            <li key={`${e.source_id}|${e.target_id}|${e.relation_type}`}>
+              <a href={href({ view: "memory", id: e.source_id })}>{label.get(e.source_id)}</a>{" "}
+              <strong style={{ color: EDGE_COLOURS[e.relation_type] }}>—{e.relation_type}→</strong>{" "}
+              {deleted.has(e.target_id) ? (
+                label.get(e.target_id)
+              ) : (
+                <a href={href({ view: "memory", id: e.target_id })}>{label.get(e.target_id)}</a>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

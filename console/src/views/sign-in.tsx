@@ -1,0 +1,114 @@
+import { useState } from "preact/hooks";
+import type { Api } from "../api";
+import type { ConsoleConfig } from "../main";
+import {
+  injectedProvider,
+  type Session,
+  signInWithBrowserWallet,
+  signInWithKey,
+  signInWithTestWallet,
+} from "../session";
+import { ErrorNotice } from "../ui";
+
+export function SignInView(props: {
+  api: Api;
+  config: ConsoleConfig | null;
+  onSignIn: (session: Session) => void;
+  /** Why the last session ended (e.g. an expired token), if it did. */
+  reason: unknown;
+}) {
+  const { api, config, onSignIn } = props;
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [key, setKey] = useState("");
+  const provider = injectedProvider();
+
+  const run = async (label: string, signIn: () => Promise<Session>) => {
+    setBusy(label);
+    setError(null);
+    try {
+      onSignIn(await signIn());
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <section class="sign-in" aria-labelledby="sign-in-title">
+      <h1 id="sign-in-title" tabIndex={-1}>
+        Sign in with a wallet
+      </h1>
+      <p>
+        The console is a client of this service's public API. Your wallet signs a short message (no
+        transaction, no cost), and the service answers with a session token that this tab keeps
+        until you sign out or close it.
+      </p>
+      {props.reason ? <ErrorNotice error={props.reason} context="You were signed out" /> : null}
+      <ErrorNotice error={error} context="Sign-in failed" />
+
+      <div class="cards">
+        <section class="card" aria-labelledby="wallet-title">
+          <h2 id="wallet-title">Browser wallet</h2>
+          <p>An injected EIP-1193 wallet (a browser extension) signs the message.</p>
+          <button
+            type="button"
+            disabled={!provider || busy !== null}
+            onClick={() => provider && run("wallet", () => signInWithBrowserWallet(api, provider))}
+          >
+            {busy === "wallet" ? "Waiting for the wallet…" : "Sign in with browser wallet"}
+          </button>
+          {!provider && <p class="muted">No browser wallet was found in this browser.</p>}
+        </section>
+
+        <section class="card" aria-labelledby="key-title">
+          <h2 id="key-title">Private key of a throwaway wallet</h2>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              void run("key", () => signInWithKey(api, key)).then(() => setKey(""));
+            }}
+          >
+            <p class="warning" id="key-warning">
+              <strong>Only for a test wallet that holds nothing.</strong> Never paste the key of a
+              wallet with funds into a web page. The key stays in this tab's memory, signs one
+              message here and is forgotten; it is never stored or sent.
+            </p>
+            <label for="private-key">Private key (64 hex characters)</label>
+            <input
+              id="private-key"
+              type="password"
+              autoComplete="off"
+              spellcheck={false}
+              aria-describedby="key-warning"
+              value={key}
+              onInput={(e) => setKey(e.currentTarget.value)}
+            />
+            <button type="submit" disabled={busy !== null || key.trim() === ""}>
+              {busy === "key" ? "Signing in…" : "Sign in with this key"}
+            </button>
+          </form>
+        </section>
+
+        {config?.test_wallet && (
+          <section class="card dev" aria-labelledby="test-title">
+            <h2 id="test-title">Test wallet (development only)</h2>
+            <p>
+              A new random wallet made in this tab, for trying the console on{" "}
+              <code>npm run dev</code>. Its memories are unreachable once you sign out, and
+              production builds do not offer it.
+            </p>
+            <button
+              type="button"
+              disabled={busy !== null}
+              onClick={() => run("test", () => signInWithTestWallet(api))}
+            >
+              {busy === "test" ? "Signing in…" : "Use a new test wallet"}
+            </button>
+          </section>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,441 @@
+/**
+ * The web console in a real browser (Debian's chromium through playwright-core) against the
+ * service under `wrangler dev`, as `npm run dev` serves it. Each test signs in its own wallet
+ * in its own browser context; screenshots of each screen go to test-artifacts/console/.
+ */
+import { readFileSync } from "node:fs";
+import type { Browser, Locator, Page } from "playwright-core";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  apiSession,
+  apiWallet,
+  launchChromium,
+  newAccount,
+  openPage,
+  type Stack,
+  screenshot,
+  startStack,
+} from "./harness";
+
+let stack: Stack;
+let browser: Browser;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const text = async (locator: Locator) => ((await locator.textContent()) ?? "").trim();
+
+/** Waits until the locator's text matches (the UI updates after each API answer). */
+async function waitForText(locator: Locator, pattern: RegExp, timeout = 20_000) {
+  await expect.poll(() => text(locator), { timeout }).toMatch(pattern);
+}
+
+async function signInWithTestWallet(page: Page) {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Use a new test wallet" }).click();
+  await page.getByTestId("wallet").waitFor();
+  const raw = await page.evaluate("sessionStorage.getItem('memory-console.session')");
+  const session = JSON.parse(String(raw)) as { token: string; wallet: string };
+  return session;
+}
+
+async function signInWithKey(page: Page, key: string) {
+  await page.goto("/");
+  await page.getByLabel("Private key (64 hex characters)").fill(key);
+  await page.getByRole("button", { name: "Sign in with this key" }).click();
+  await page.getByTestId("wallet").waitFor();
+}
+
+describe("the console is served by the Worker", () => {
+  it("answers / and /console/* with the console, and every API path as before", async () => {
+    const home = await fetch(`${stack.baseUrl}/`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(home.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(await home.text()).toContain('<script type="module" src="/console/app.js">');
+    const app = await fetch(`${stack.baseUrl}/console/app.js`);
+    expect(app.status).toBe(200);
+    expect(app.headers.get("content-type")).toMatch(/javascript/);
+    expect(await (await fetch(`${stack.baseUrl}/console/config.json`)).json()).toEqual({
+      test_wallet: true,
+    });
+
+    const health = await fetch(`${stack.baseUrl}/health`);
+    expect(health.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(((await health.json()) as { status: string }).status).toBe("ok");
+    for (const [path, status, code] of [
+      ["/nope", 404, "NOT_FOUND"],
+      ["/console/nope.js", 404, "NOT_FOUND"],
+      ["/v1/nope", 401, "UNAUTHORIZED"],
+      ["/v1/memories", 401, "UNAUTHORIZED"],
+    ] as const) {
+      const res = await fetch(`${stack.baseUrl}${path}`);
+      expect(res.status, path).toBe(status);
+      expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);
+      const body = (await res.json()) as { error: { code: string; request_id: string } };
+      expect(body.error.code, path).toBe(code);
+      expect(body.error.request_id, path).toBeTruthy();
+    }
+    const session = await fetch(`${stack.baseUrl}/auth/session`, { method: "POST", body: "{}" });
+    expect(session.status).toBe(422);
+    expect(session.headers.get("content-type")).toMatch(/^application\/json/);
+  });
+});
+
+describe("signed in with the dev test wallet", () => {
+  it("lists stored memories, recalls with every signal, draws the graph, edits with history", async () => {
+    const { page, context, problems } = await openPage(browser, stack.baseUrl);
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Sign in with a wallet" }).waitFor();
+    await screenshot(page, "01-sign-in");
+
+    const session = await signInWithTestWallet(page);
+    expect(session.wallet).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(await text(page.getByTestId("wallet"))).toBe(session.wallet);
+
+    // Three memories stored through the API with the console's own session token.
+    const api = apiSession(stack.baseUrl, session.token);
+    const darkMode = await api.store("The user prefers dark mode in every code editor", {
+      memory_type: "preference",
+      importance: 0.8,
+      tags: ["ui", "editor"],
+    });
+    const deploy = await api.store("The team decided to deploy the API on Cloudflare Workers", {
+      memory_type: "decision",
+      importance: 0.9,
+      tags: ["infra"],
+    });
+    const planning = await api.store("Weekly planning happens on Monday mornings at nine", {
+      memory_type: "project",
+      namespace: "team",
+    });
+
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await waitForText(page.getByTestId("list-summary"), /^Showing 1–3 of 3$/);
+    const rows = page.locator("[data-testid=memory-table] tbody tr");
+    expect(await rows.count()).toBe(3);
+    const darkRow = page.locator(`tr[data-memory-id="${darkMode}"]`);
+    expect(await text(darkRow)).toContain("The user prefers dark mode in every code editor");
+    const cells = await darkRow.locator("td").allTextContents();
+    expect(cells[1]).toBe("0.80");
+    expect(cells[2]).toBe("preference");
+    expect(cells[3]).toBe("uieditor");
+    expect(cells[4]).toBe("default");
+    expect(cells[7]).toBe("0");
+    await screenshot(page, "02-memories");
+
+    // Filters: the namespace narrows the page to the one memory in "team".
+    await page.getByLabel("Namespace", { exact: true }).fill("team");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await waitForText(page.getByTestId("list-summary"), /^Showing 1–1 of 1$/);
+    expect(await page.locator(`tr[data-memory-id="${planning}"]`).count()).toBe(1);
+    await page.getByRole("button", { name: "Reset" }).click();
+    await waitForText(page.getByTestId("list-summary"), /of 3$/);
+
+    // Recall: ranked results with the score and each of the _signals.
+    await page.getByRole("link", { name: "Recall & search" }).click();
+    await page.getByLabel("Query").fill("which code editor theme does the user prefer");
+    await page.getByRole("button", { name: "Recall", exact: true }).click();
+    const recallRows = page.locator("[data-testid=recall-table] tbody tr");
+    await recallRows.first().waitFor();
+    expect(await recallRows.first().getAttribute("data-memory-id")).toBe(darkMode);
+    const signals: Record<string, number> = {};
+    for (const cell of await recallRows.first().locator("td[data-signal]").all()) {
+      signals[String(await cell.getAttribute("data-signal"))] = Number(await text(cell));
+    }
+    for (const name of [
+      "score",
+      "vector",
+      "keyword",
+      "recency",
+      "base_importance",
+      "effective_importance",
+      "context_importance",
+      "relation_count",
+      "type_decay",
+      "access_boost",
+    ]) {
+      expect(Number.isFinite(signals[name]), name).toBe(true);
+    }
+    expect(signals.base_importance).toBeCloseTo(0.8, 4);
+    expect(signals.score).toBeGreaterThan(0);
+    expect(signals.keyword).toBeGreaterThan(0);
+    await screenshot(page, "03-recall");
+
+    // Full-text search and the context block.
+    await page.getByLabel("Full-text search").check();
+    await page.getByLabel("Query").fill("Cloudflare");
+    await page.getByRole("button", { name: "Full-text search" }).click();
+    await waitForText(page.getByTestId("search-results"), /deploy the API on Cloudflare Workers/);
+    await page.getByLabel("Context block").check();
+    await page.getByLabel(/^Query/).fill("deploy");
+    await page.getByRole("button", { name: "Context block" }).click();
+    await waitForText(page.getByTestId("context-block"), /Relevant memories/);
+
+    // A relation made in the console, and a consolidation-style supersedes to a memory that
+    // was then deleted: the graph shows both, the merged one outlined.
+    const old = await api.store("The user used a light editor theme in 2023", {
+      memory_type: "preference",
+    });
+    await api.call("POST", `/v1/memories/${darkMode}/relations`, {
+      target_id: old,
+      relation_type: "supersedes",
+    });
+    await api.call("DELETE", `/v1/memories/${old}`);
+    await page.goto(`/#/memory/${darkMode}`);
+    await page.getByTestId("memory-content").waitFor();
+    await page.getByLabel("Relation (this memory → target)").selectOption("related_to");
+    await page.getByLabel("Target memory id").fill(deploy);
+    await page.getByRole("button", { name: "Add relation" }).click();
+    await page.getByRole("status").getByText("Relation added.").waitFor();
+
+    await page.getByRole("link", { name: "Show relation graph" }).click();
+    await page.getByTestId("graph-canvas").waitFor();
+    await waitForText(page.getByTestId("graph-edges"), /related_to/);
+    const edges = await text(page.getByTestId("graph-edges"));
+    expect(edges).toContain("supersedes");
+    const nodes = await text(page.getByTestId("graph-nodes"));
+    expect(nodes).toContain("merged, deleted");
+    expect(nodes).toContain("deploy the API on Cloudflare Workers");
+    await page.waitForTimeout(300); // the layout settles before the picture
+    await screenshot(page, "04-graph");
+
+    // Clicking a node on the canvas opens that memory.
+    const at = (await page.evaluate(
+      `window.memoryConsoleGraph?.nodeAt(${JSON.stringify(deploy)}) ?? null`,
+    )) as { x: number; y: number } | null;
+    const box = await page.getByTestId("graph-canvas").boundingBox();
+    expect(at && box).toBeTruthy();
+    if (!at || !box) return;
+    await page.mouse.click(box.x + at.x, box.y + at.y);
+    await page.waitForURL(`**/#/memory/${deploy}`);
+    await waitForText(page.getByTestId("memory-content"), /deploy the API on Cloudflare Workers/);
+
+    // Edit: PATCH through the form, then the history shows the change.
+    await page.goto(`/#/memory/${darkMode}`);
+    await page.getByTestId("memory-content").waitFor();
+    await page
+      .getByLabel("Content")
+      .fill("The user prefers dark mode in every code editor and terminal");
+    await page.getByLabel("Importance (0–1)").fill("0.95");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("status").getByText("Saved. A history entry was written.").waitFor();
+    await waitForText(page.getByTestId("history"), /and terminal/);
+    expect(await text(page.getByTestId("memory-content"))).toBe(
+      "The user prefers dark mode in every code editor and terminal",
+    );
+    const history = await api.call<{ history: Array<{ changes: Record<string, unknown> }> }>(
+      "GET",
+      `/v1/memories/${darkMode}/history`,
+    );
+    expect(history.history).toHaveLength(1);
+    await screenshot(page, "05-memory");
+
+    // Pin from the detail page.
+    await page.getByRole("button", { name: "Pin", exact: true }).click();
+    await page.getByRole("button", { name: "Unpin" }).waitFor();
+
+    // Insights: namespaces, stats, suggestions, the free tier.
+    await page.getByRole("link", { name: "Insights" }).click();
+    await waitForText(page.getByTestId("free-tier"), /of 100 free paid calls left/);
+    await waitForText(page.getByTestId("stats"), /Memories3/);
+    await page.getByRole("heading", { name: /^fresh/ }).waitFor();
+    // A background job started here, followed until it finishes.
+    await page.getByRole("button", { name: "Start consolidation dry run" }).click();
+    await waitForText(page.getByTestId("jobs"), /succeeded\s*consolidate/, 30_000);
+    await screenshot(page, "06-insights");
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("import and export", () => {
+  it("exports JSON and CSV, re-imports the JSON, imports over several requests with progress", async () => {
+    const { page, context, problems } = await openPage(browser, stack.baseUrl);
+    const key = generatePrivateKey();
+    const wallet = apiWallet(stack.baseUrl, privateKeyToAccount(key));
+    await wallet.store("Export me: the user likes green tea", { tags: ["drinks"] });
+    await wallet.store("Export me: standup is at ten, in the small room", {
+      memory_type: "project",
+      namespace: "work",
+      metadata: { source: "chat, line 3" },
+    });
+    await wallet.store('Export me: "quoted", with commas, and\na second line', {
+      importance: 0.7,
+    });
+
+    await signInWithKey(page, key);
+    expect((await text(page.getByTestId("wallet"))).toLowerCase()).toBe(
+      wallet.account.address.toLowerCase(),
+    );
+    await page.getByRole("link", { name: "Import & export" }).click();
+
+    // JSON export, downloaded.
+    await page.getByRole("button", { name: "Export", exact: true }).click();
+    const [jsonDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("export-download").click(),
+    ]);
+    const jsonText = readFileSync(String(await jsonDownload.path()), "utf8");
+    const exported = JSON.parse(jsonText) as { count: number; memories: unknown[] };
+    expect(exported.count).toBe(3);
+    expect(exported.memories).toHaveLength(3);
+
+    // CSV export: a header and one record per memory (one spans two lines).
+    await page.getByLabel("Format", { exact: true }).first().selectOption("csv");
+    await page.getByRole("button", { name: "Export", exact: true }).click();
+    const [csvDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByTestId("export-download").click(),
+    ]);
+    const csv = readFileSync(String(await csvDownload.path()), "utf8");
+    expect(csv.startsWith("id,namespace,content,")).toBe(true);
+    expect(csv).toContain('"Export me: ""quoted"", with commas, and\na second line"');
+
+    // Re-import of the JSON export: every memory is already there.
+    const files = page.getByLabel("Files");
+    await files.setInputFiles({
+      name: "export.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(jsonText),
+    });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.getByText(/0 memories created, 3 already there/).waitFor();
+    expect(await wallet.count()).toBe(3);
+
+    // The CSV export re-imports into another namespace as new memories.
+    await files.setInputFiles({
+      name: "export.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(csv),
+    });
+    await page.getByLabel("Into namespace (empty: as in the file)").fill("from-csv");
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.getByText(/3 memories created, 0 already there/).waitFor();
+    const fromCsv = await wallet.call<{ memories: Array<{ content: string; metadata: unknown }> }>(
+      "GET",
+      "/v1/memories?namespace=from-csv&limit=10",
+    );
+    expect(fromCsv.memories.map((m) => m.content).sort()).toEqual([
+      'Export me: "quoted", with commas, and\na second line',
+      "Export me: standup is at ten, in the small room",
+      "Export me: the user likes green tea",
+    ]);
+    await page.getByLabel("Into namespace (empty: as in the file)").fill("");
+
+    // 250 memories: three requests of at most 100, and the progress bar moves with each.
+    const many = Array.from({ length: 250 }, (_, i) => ({
+      content: `Imported note number ${i + 1}: topic ${["alpha", "beta", "gamma", "delta"][i % 4]} ${i * 7}`,
+      namespace: "bulk",
+    }));
+    await page.evaluate(`(() => {
+      window.__progress = [];
+      new MutationObserver(() => {
+        const label = document.querySelector("[data-testid=import-progress] label");
+        const value = label ? label.textContent : null;
+        if (value && window.__progress[window.__progress.length - 1] !== value) window.__progress.push(value);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
+    await files.setInputFiles({
+      name: "many.json",
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(many)),
+    });
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.getByText(/250 memories created, 0 already there/).waitFor({ timeout: 90_000 });
+    const seen = (await page.evaluate("window.__progress")) as string[];
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        "0 of 250 memories (0 of 3 requests)",
+        "100 of 250 memories (1 of 3 requests)",
+        "200 of 250 memories (2 of 3 requests)",
+        "250 of 250 memories (3 of 3 requests)",
+      ]),
+    );
+    expect(await page.evaluate("document.getElementById('import-bar').value")).toBe(100);
+    expect(await wallet.count()).toBe(256);
+
+    // Markdown files go to POST /v1/migrate, one memory per ## section.
+    await files.setInputFiles([
+      {
+        name: "notes-2026-01-05.md",
+        mimeType: "text/markdown",
+        buffer: Buffer.from(
+          "# Notes\n\n## Editor\nWe decided to use Helix.\n\n## Lunch\nThe user prefers sushi on Fridays.\n",
+        ),
+      },
+      {
+        name: "more.md",
+        mimeType: "text/markdown",
+        buffer: Buffer.from("## Travel\nThe user always flies with a window seat.\n"),
+      },
+    ]);
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.getByText(/Done: 1 of 1 requests\. 3 memories created/).waitFor();
+    await screenshot(page, "07-import-export");
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("two wallets", () => {
+  it("a second wallet, signed in with a browser wallet, sees none of the first one's memories", async () => {
+    const first = apiWallet(stack.baseUrl);
+    const secret = await first.store("First wallet only: the launch code word is heliotrope");
+    await first.store("First wallet only: the user prefers tabs over spaces");
+
+    // The second wallet is an injected EIP-1193 provider whose key stays in this test.
+    const second = newAccount();
+    const { page, context, problems } = await openPage(browser, stack.baseUrl);
+    await page.exposeFunction("__walletSign", (hex: string) =>
+      second.signMessage({ message: { raw: hex as `0x${string}` } }),
+    );
+    await page.addInitScript({
+      content: `window.ethereum = {
+        async request({ method, params }) {
+          if (method === "eth_requestAccounts") return [${JSON.stringify(second.address)}];
+          if (method === "personal_sign") return window.__walletSign(params[0]);
+          throw new Error("unsupported method " + method);
+        },
+      };`,
+    });
+    await page.goto("/");
+    await page.getByRole("button", { name: "Sign in with browser wallet" }).click();
+    await page.getByTestId("wallet").waitFor();
+    expect((await text(page.getByTestId("wallet"))).toLowerCase()).toBe(
+      second.address.toLowerCase(),
+    );
+
+    await waitForText(page.getByTestId("list-summary"), /^No memories match\.$/);
+    await page.getByRole("link", { name: "Recall & search" }).click();
+    await page.getByLabel("Full-text search").check();
+    await page.getByLabel("Query").fill("heliotrope");
+    await page.getByRole("button", { name: "Full-text search" }).click();
+    await page.getByRole("heading", { name: "0 matches" }).waitFor();
+
+    // The first wallet's memory by its id: the API's 404, with its message and request id.
+    await page.goto(`/#/memory/${secret}`);
+    const error = page.getByTestId("api-error");
+    await error.waitFor();
+    expect(await text(error.locator(".error-code"))).toBe("NOT_FOUND");
+    expect(await text(error)).toContain("HTTP 404");
+    expect(await text(page.getByTestId("request-id"))).toMatch(/^[0-9a-f-]{36}$/);
+    await screenshot(page, "08-second-wallet-404");
+
+    await page.getByRole("link", { name: "Insights" }).click();
+    await waitForText(page.getByTestId("stats"), /Memories0/);
+
+    // The failed page load is the only error the browser saw (a 404 logged by chromium).
+    expect(problems.filter((p) => !p.includes("404"))).toEqual([]);
+    await context.close();
+  });
+});
