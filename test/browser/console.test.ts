@@ -37,6 +37,14 @@ async function waitForText(locator: Locator, pattern: RegExp, timeout = 20_000) 
   await expect.poll(() => text(locator), { timeout }).toMatch(pattern);
 }
 
+/** Form controls and buttons with no name a screen reader could announce. */
+async function unlabelled(page: Page): Promise<string[]> {
+  return (await page.evaluate(`[...document.querySelectorAll("input, select, textarea, button")]
+    .filter((e) => !(e.labels && e.labels.length) && !e.getAttribute("aria-label")
+      && !(e.tagName === "BUTTON" && e.textContent.trim()))
+    .map((e) => e.outerHTML.slice(0, 100))`)) as string[];
+}
+
 async function signInWithTestWallet(page: Page) {
   await page.goto("/");
   await page.getByRole("button", { name: "Use a new test wallet" }).click();
@@ -95,6 +103,7 @@ describe("signed in with the dev test wallet", () => {
     await page.goto("/");
     await page.getByRole("heading", { name: "Sign in with a wallet" }).waitFor();
     await screenshot(page, "01-sign-in");
+    expect(await unlabelled(page)).toEqual([]);
 
     const session = await signInWithTestWallet(page);
     expect(session.wallet).toMatch(/^0x[0-9a-fA-F]{40}$/);
@@ -130,6 +139,18 @@ describe("signed in with the dev test wallet", () => {
     expect(cells[4]).toBe("default");
     expect(cells[7]).toBe("0");
     await screenshot(page, "02-memories");
+    expect(await unlabelled(page)).toEqual([]);
+
+    // Keyboard: the skip button focuses the screen's heading; a row opens with Enter.
+    await page.locator(".skip").focus();
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate("document.activeElement.id")).toBe("memories-title");
+    await page.locator(`tr[data-memory-id="${deploy}"] a`).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`**/#/memory/${deploy}`);
+    await page.getByTestId("memory-content").waitFor();
+    expect(await unlabelled(page)).toEqual([]);
+    await page.goBack();
 
     // Filters: the namespace narrows the page to the one memory in "team".
     await page.getByLabel("Namespace", { exact: true }).fill("team");
@@ -168,6 +189,7 @@ describe("signed in with the dev test wallet", () => {
     expect(signals.score).toBeGreaterThan(0);
     expect(signals.keyword).toBeGreaterThan(0);
     await screenshot(page, "03-recall");
+    expect(await unlabelled(page)).toEqual([]);
 
     // Full-text search and the context block.
     await page.getByLabel("Full-text search").check();
@@ -206,6 +228,7 @@ describe("signed in with the dev test wallet", () => {
     expect(nodes).toContain("deploy the API on Cloudflare Workers");
     await page.waitForTimeout(300); // the layout settles before the picture
     await screenshot(page, "04-graph");
+    expect(await unlabelled(page)).toEqual([]);
 
     // Clicking a node on the canvas opens that memory.
     const at = (await page.evaluate(
@@ -251,6 +274,7 @@ describe("signed in with the dev test wallet", () => {
     await page.getByRole("button", { name: "Start consolidation dry run" }).click();
     await waitForText(page.getByTestId("jobs"), /succeeded\s*consolidate/, 30_000);
     await screenshot(page, "06-insights");
+    expect(await unlabelled(page)).toEqual([]);
 
     expect(problems).toEqual([]);
     await context.close();
@@ -381,6 +405,7 @@ describe("import and export", () => {
     await page.getByRole("button", { name: "Import", exact: true }).click();
     await page.getByText(/Done: 1 of 1 requests\. 3 memories created/).waitFor();
     await screenshot(page, "07-import-export");
+    expect(await unlabelled(page)).toEqual([]);
 
     expect(problems).toEqual([]);
     await context.close();

@@ -351,7 +351,7 @@ export function GraphView({ api, id }: { api: Api; id: string | null }) {
               : ""}
             . Depth reached: {data.depth}.
           </p>
-          <GraphLists data={data} onOpen={open} />
+          <GraphLists data={data} />
         </>
       )}
     </section>
@@ -359,7 +359,7 @@ export function GraphView({ api, id }: { api: Api; id: string | null }) {
 }
 
 /** The graph as lists: what keyboard and screen-reader users navigate. */
-function GraphLists({ data, onOpen }: { data: GraphData; onOpen: (n: GraphNodeView) => void }) {
+function GraphLists({ data }: { data: GraphData }) {
   const label = new Map(data.nodes.map((n) => [n.id, excerpt(n.content, 60)]));
   const deleted = new Set(data.nodes.filter((n) => n.deleted).map((n) => n.id));
   return (
@@ -374,9 +374,7 @@ function GraphLists({ data, onOpen }: { data: GraphData; onOpen: (n: GraphNodeVi
                   {excerpt(n.content, 80)} <span class="badge">merged, deleted</span>
                 </span>
               ) : (
-                <button type="button" class="link" onClick={() => onOpen(n)}>
-                  {excerpt(n.content, 80)}
-                </button>
+                <a href={href({ view: "memory", id: n.id })}>{excerpt(n.content, 80)}</a>
               )}
               {n.root && <span class="badge">root</span>}{" "}
               <span class="muted small-text">importance {num(n.importance, 2)}</span>
