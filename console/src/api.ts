@@ -224,6 +224,8 @@ export class Api {
     }
     if (!res.ok) {
       const error = await toApiError(res);
+      // A screen that went away (e.g. on sign-out) aborted this read: nobody waits for it.
+      if (init.signal?.aborted) throw new DOMException("The request was aborted", "AbortError");
       if (error.status === 401 && token) this.options.onUnauthorized?.(error);
       throw error;
     }

@@ -62,7 +62,8 @@ function App() {
         onUnauthorized: (error) => {
           clearSession();
           setSession(null);
-          setSignedOutReason(error);
+          // Requests in flight fail alike: the first one's reason is the one to show.
+          setSignedOutReason((earlier) => earlier ?? error);
         },
       }),
     [],

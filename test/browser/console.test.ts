@@ -97,6 +97,33 @@ describe("the console is served by the Worker", () => {
   });
 });
 
+describe("a session the service refuses", () => {
+  it("signs the tab out and shows the API's reason with its request id", async () => {
+    const { page, context, problems } = await openPage(browser, stack.baseUrl);
+    const stale = {
+      token: "not-a-token-this-service-issued",
+      wallet: newAccount().address,
+      expiresAt: "2999-01-01T00:00:00.000Z",
+      method: "test-wallet",
+    };
+    // Seeded before the console's script runs, once (a later load keeps what the app left).
+    await page.addInitScript({
+      content: `if (!sessionStorage.getItem("seeded")) {
+        sessionStorage.setItem("seeded", "1");
+        sessionStorage.setItem("memory-console.session", ${JSON.stringify(JSON.stringify(stale))});
+      }`,
+    });
+    await page.goto("/");
+    await page.getByRole("heading", { name: "Sign in with a wallet" }).waitFor();
+    const notice = page.getByTestId("api-error");
+    await waitForText(notice, /You were signed out: UNAUTHORIZED \(HTTP 401\)/);
+    expect(await text(page.getByTestId("request-id"))).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await page.evaluate("sessionStorage.getItem('memory-console.session')")).toBeNull();
+    expect(problems.filter((p) => !p.includes("401"))).toEqual([]);
+    await context.close();
+  });
+});
+
 describe("signed in with the dev test wallet", () => {
   it("lists stored memories, recalls with every signal, draws the graph, edits with history", async () => {
     const { page, context, problems } = await openPage(browser, stack.baseUrl);
