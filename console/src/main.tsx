@@ -40,6 +40,15 @@ const NAV: Array<{ route: Route; label: string }> = [
   { route: { view: "transfer" }, label: "Import & export" },
 ];
 
+const TITLES: Record<Route["view"], string> = {
+  memories: "Memories",
+  memory: "Memory",
+  query: "Recall & search",
+  graph: "Relation graph",
+  insights: "Insights",
+  transfer: "Import & export",
+};
+
 const METHOD_LABEL: Record<Session["method"], string> = {
   "browser-wallet": "browser wallet",
   "private-key": "pasted key",
@@ -73,10 +82,12 @@ function App() {
     void loadConfig().then(setConfig);
   }, []);
 
-  // Each screen's heading takes the focus, so keyboard and screen-reader users land on it.
+  // Each screen's heading takes the focus and names the page, so keyboard and screen-reader
+  // users land on it and hear where they are.
   useEffect(() => {
+    document.title = `${session ? TITLES[route.view] : "Sign in"} · Memory console`;
     document.querySelector<HTMLElement>("main h1")?.focus();
-  }, [route, session === null]);
+  }, [route, session]);
 
   const signIn = (next: Session) => {
     saveSession(next);

@@ -50,8 +50,11 @@ export function saveSession(session: Session): void {
   sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
 }
 
+/** Forgets the token and everything else this tab kept for the wallet (e.g. followed jobs). */
 export function clearSession(): void {
-  sessionStorage.removeItem(STORAGE_KEY);
+  for (const key of Object.keys(sessionStorage)) {
+    if (key.startsWith("memory-console.")) sessionStorage.removeItem(key);
+  }
 }
 
 interface FreeTierInfo {

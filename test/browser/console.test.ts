@@ -292,10 +292,20 @@ describe("signed in with the dev test wallet", () => {
     await page.getByRole("button", { name: "Pin", exact: true }).click();
     await page.getByRole("button", { name: "Unpin" }).waitFor();
 
+    // Delete, after a confirmation, from the detail page: back to a list without it.
+    await page.goto(`/#/memory/${planning}`);
+    await page.getByTestId("memory-content").waitFor();
+    expect(await page.title()).toBe("Memory · Memory console");
+    await page.getByRole("button", { name: "Delete…" }).click();
+    await page.getByRole("button", { name: "Yes, delete it" }).click();
+    await page.waitForURL("**/#/memories");
+    await waitForText(page.getByTestId("list-summary"), /^Showing 1–2 of 2$/);
+    expect(await page.locator(`tr[data-memory-id="${planning}"]`).count()).toBe(0);
+
     // Insights: namespaces, stats, suggestions, the free tier.
     await page.getByRole("link", { name: "Insights" }).click();
     await waitForText(page.getByTestId("free-tier"), /of 100 free paid calls left/);
-    await waitForText(page.getByTestId("stats"), /Memories3/);
+    await waitForText(page.getByTestId("stats"), /Memories2/);
     await page.getByRole("heading", { name: /^fresh/ }).waitFor();
     // A background job started here, followed until it finishes.
     await page.getByRole("button", { name: "Start consolidation dry run" }).click();
