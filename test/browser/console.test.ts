@@ -258,6 +258,7 @@ describe("signed in with the dev test wallet", () => {
     expect(await unlabelled(page)).toEqual([]);
 
     // Clicking a node on the canvas opens that memory.
+    await page.getByTestId("graph-canvas").scrollIntoViewIfNeeded();
     const at = (await page.evaluate(
       `window.memoryConsoleGraph?.nodeAt(${JSON.stringify(deploy)}) ?? null`,
     )) as { x: number; y: number } | null;
