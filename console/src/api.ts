@@ -105,22 +105,8 @@ export interface Job {
   finished_at: string | null;
 }
 
-export const MEMORY_TYPES = [
-  "correction",
-  "preference",
-  "decision",
-  "project",
-  "observation",
-  "general",
-] as const;
-
-export const RELATION_TYPES = [
-  "related_to",
-  "derived_from",
-  "contradicts",
-  "supersedes",
-  "supports",
-] as const;
+// The API's own lists, so a type added there shows up here.
+export { MEMORY_TYPES, RELATION_TYPES } from "../../worker/memories/kinds";
 
 /** A failed call: the API's error body when there was one, else what the browser saw. */
 export class ApiError extends Error {

@@ -3,25 +3,9 @@
  * Store, batch store, update, batch update and import all build on these.
  */
 import { z } from "zod";
+import { MEMORY_TYPES, type MemoryType, RELATION_TYPES, type RelationType } from "./kinds";
 
-export const MEMORY_TYPES = [
-  "correction",
-  "preference",
-  "decision",
-  "project",
-  "observation",
-  "general",
-] as const;
-export type MemoryType = (typeof MEMORY_TYPES)[number];
-
-export const RELATION_TYPES = [
-  "related_to",
-  "derived_from",
-  "contradicts",
-  "supersedes",
-  "supports",
-] as const;
-export type RelationType = (typeof RELATION_TYPES)[number];
+export { MEMORY_TYPES, type MemoryType, RELATION_TYPES, type RelationType };
 
 export const LIMITS = {
   content: 8192,
