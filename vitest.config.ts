@@ -66,6 +66,7 @@ export default defineConfig({
       {
         test: {
           name: "browser",
+          globalSetup: ["./test/browser/global-setup.ts"],
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
           sequence: { groupOrder: 1 },
