@@ -426,7 +426,6 @@ class Connection {
   /** Tells the client why, then disconnects it (its transaction is rolled back). */
   private abort(code: string, text: string): void {
     if (!this.closed && this.socket.writable) this.socket.write(errorResponse("FATAL", code, text));
-    this.socket.end();
     void this.close();
   }
 
@@ -437,7 +436,10 @@ class Connection {
     this.clearIdleTimer();
     this.pending = [];
     this.front.lock.cancel(this);
-    if (!this.socket.destroyed) this.socket.destroy();
+    // end() first, so that a FATAL just written (abort) still reaches the client; a peer
+    // that never closes its side is cut off a second later.
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), 1000).unref();
     this.work = this.work
       .then(() => this.cleanUp())
       .catch((err) => {

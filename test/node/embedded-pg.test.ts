@@ -252,6 +252,8 @@ describe("embedded Postgres front timeouts", () => {
     expect(a.closed).toBe(false);
     await settle(1000);
     expect(a.closed).toBe(true);
+    // It was told why before the connection closed.
+    expect((await a.reply()).errors[0]?.code).toBe("25P03");
     const b = await RawClient.connect(s.port);
     const probe = await b.query("SELECT to_regclass('idle_probe') IS NULL");
     expect(probe.rows).toEqual([["t"]]);
