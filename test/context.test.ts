@@ -1,10 +1,14 @@
 /**
  * POST /v1/context: the text and structured blocks, ordering with and without a query,
  * max_memories (and the clients' alias `limit`), the max_tokens budget, metadata, filters,
- * validation, empty wallets and wallet isolation.
+ * validation, empty wallets and wallet isolation; summarize never merges distinct facts (the
+ * rest of summarize is in test/ingest.test.ts).
  */
 import { describe, expect, it } from "vitest";
+import { LocalEmbedder } from "../worker/embed/local";
+import { cosine } from "../worker/embed/vector";
 import { countTokens } from "../worker/lib/tokens";
+import { RulesProvider } from "../worker/llm/rules";
 import { expectError, type Json, newWallet, request, type Wallet } from "./helpers";
 
 const HEADER = "Relevant memories:";
@@ -392,6 +396,41 @@ describe("POST /v1/context: limits", () => {
       expect(res.body.memories_used).toBe(1);
     }
     expectError(await request("POST", "/v1/context", { body: {} }), 401, "UNAUTHORIZED");
+  });
+});
+
+describe("POST /v1/context: summarize and distinct facts", () => {
+  it("does not merge memories that differ by a date, and still merges near-duplicates", async () => {
+    const w = newWallet();
+    const frame = "The team retrospective is held in the";
+    const rest = "meeting room on the third floor after lunch on";
+    const a = `${frame} large ${rest} 7 May`;
+    const b = `${frame} big ${rest} 7 May`; // the same fact, worded differently
+    const c = `${frame} large ${rest} 9 May`; // another date: a distinct fact
+    // The local embedder's similarities: by cosine alone, b and c both join the group a leads
+    // (≥ summarize's 0.85), and neither is a duplicate of a on store (< 0.95).
+    const { vectors } = await new LocalEmbedder().embed([a, b, c]);
+    const sim = (i: number, j: number) => cosine(vectors[i] ?? [], vectors[j] ?? []);
+    for (const s of [sim(0, 1), sim(0, 2)]) {
+      expect(s).toBeGreaterThanOrEqual(0.85);
+      expect(s).toBeLessThan(0.95);
+    }
+    const idA = await storeNew(w, a, { importance: 0.9 });
+    const idB = await storeNew(w, b, { importance: 0.8 });
+    const idC = await storeNew(w, c, { importance: 0.7 });
+
+    const merged = (await new RulesProvider().synthesize([a, b])).content;
+    const text = await context(w, { summarize: true });
+    expect(text.memories_used).toBe(3);
+    expect(bodyLines(text.context, 2)).toEqual([
+      `- [general, importance 0.9] ${merged}`,
+      `- [general, importance 0.7] ${c}`,
+    ]);
+    const structured = await context(w, { summarize: true, format: "structured" });
+    expect(structured.context.memories.map((m: Json) => m.source)).toEqual([
+      `memories:${idA},${idB}`,
+      `memory:${idC}`,
+    ]);
   });
 });
 

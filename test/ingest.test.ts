@@ -143,7 +143,7 @@ describe("POST /v1/ingest", () => {
     expect(second.memory_ids).toEqual(first.memory_ids);
   });
 
-  it("auto_relate links each new memory to at most 3 similar existing ones, in [0.75, 0.95)", async () => {
+  it("auto_relate links each new memory to at most 3 existing ones with similarity ≥ 0.75", async () => {
     const w = newWallet();
     const fact = "Our staging cluster runs Kubernetes 1.29 on three nodes";
     const existing = [
@@ -157,7 +157,7 @@ describe("POST /v1/ingest", () => {
     const sims = await Promise.all(existing.map((e) => similarity(fact, e)));
     for (const s of sims) {
       expect(s).toBeGreaterThanOrEqual(0.75);
-      expect(s).toBeLessThan(0.95);
+      expect(s).toBeLessThan(0.95); // the fact is not merged into one of them
     }
     expect([...sims].sort((a, b) => b - a)).toEqual(sims); // listed most similar first
     expect(await similarity(fact, unrelated)).toBeLessThan(0.75);
@@ -193,6 +193,33 @@ describe("POST /v1/ingest", () => {
     expect(incoming[0]).toMatchObject({ source_id: newId, direction: "incoming" });
   });
 
+  it("auto_relate links a distinct fact ≥ 0.95 similar to an existing memory (no upper bound)", async () => {
+    const w = newWallet();
+    const frame =
+      "Our staging cluster in Frankfurt runs Kubernetes with three worker nodes, a shared " +
+      "Postgres database, a Redis cache, nightly backups and a monitoring stack, upgraded in";
+    const existing = `${frame} 2023`;
+    const fact = `${frame} 2024`;
+    // Above the deduplication threshold, yet a distinct fact: the texts differ in a number.
+    expect(await similarity(existing, fact)).toBeGreaterThanOrEqual(0.95);
+    const existingId = await w.store(existing);
+
+    const body = await ingest(w, { text: `${fact}.`, auto_relate: true });
+    expect(body).toMatchObject({ facts_stored: 1, facts_deduplicated: 0, relations_created: 1 });
+    const [newId] = body.memory_ids as string[];
+    expect(newId).not.toBe(existingId);
+    expect((await w.get(`/v1/memories/${newId}`)).body.content).toBe(fact);
+    const rels = await relationsOf(w, newId as string);
+    expect(rels).toHaveLength(1);
+    expect(rels[0]).toMatchObject({
+      source_id: newId,
+      target_id: existingId,
+      relation_type: "related_to",
+      metadata: { auto_related: true },
+    });
+    expect(rels[0]?.metadata.similarity).toBeGreaterThanOrEqual(0.95);
+  });
+
   it("auto_relate does not link memories created by the same ingest, nor across wallets", async () => {
     const a = newWallet();
     const b = newWallet();
@@ -211,7 +238,7 @@ describe("POST /v1/context with summarize", () => {
   it("merges similar memories into one entry with the provider", async () => {
     const w = newWallet();
     const a = "Our staging cluster runs Kubernetes 1.29 on three nodes";
-    const b = "The staging cluster runs Kubernetes 1.29 on three nodes in Frankfurt";
+    const b = "The staging cluster runs Kubernetes 1.29 on three nodes in the basement";
     const c = "The office coffee machine is descaled on Fridays";
     const ab = await similarity(a, b);
     expect(ab).toBeGreaterThanOrEqual(0.85);
@@ -270,7 +297,7 @@ describe("POST /v1/context with summarize", () => {
     });
     expect(queried.status).toBe(200);
     expect(queried.body.context.split("\n")).toHaveLength(3);
-    expect(queried.body.context).toContain("in Frankfurt.");
+    expect(queried.body.context).toContain("in the basement.");
     expect(queried.body.memories_used).toBe(3);
 
     // The stored memories are unchanged.

@@ -25,7 +25,7 @@ import { memories, relations } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
-import { distinguishingWords } from "../memories/dedup-rule";
+import { mayMerge } from "../memories/dedup-rule";
 import * as f from "../memories/fields";
 import { liveMemory } from "../memories/rows";
 import { type Cluster, findClusters } from "./clusters";
@@ -85,7 +85,7 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
       ...findClusters(
         group.map((m) => ({ id: m.id, content: m.content, vector: parseVector(m.embedding) })),
         minSimilarity,
-        (a, b) => distinguishingWords(a.content, b.content).length === 0,
+        (a, b) => mayMerge(a.content, b.content),
       ),
     );
   }

@@ -5,10 +5,13 @@
  *
  * auto_relate (default false): each NEW memory of this ingest is linked to the live memories
  * of the wallet in the same namespace (and of the same embedding model) that are similar to
- * it but not duplicates: of its AUTO_RELATE_MAX (3) nearest, those with cosine similarity in
- * [0.75, 0.95). Memories created by this same ingest are not candidates (they are not
- * "existing"); memories a fact was merged into are. One `related_to` relation per pair,
- * new → existing, with metadata {auto_related: true, similarity}; a relation that already
+ * it: of its AUTO_RELATE_MAX (3) nearest, those with cosine similarity ≥ 0.75. There is no
+ * upper bound: a new memory ≥ 0.95 similar to an existing one was kept apart from it by
+ * deduplication (memories/dedup-rule.ts: the texts differ in a number, date, name or
+ * negation), so it is a distinct fact about the same thing, as related as memories get.
+ * Memories created by this same ingest are not candidates (they are not "existing");
+ * memories a fact was merged into are. One `related_to` relation per pair, new → existing,
+ * with metadata {auto_related: true, similarity}; a relation that already
  * exists is skipped and not counted. Relations are written after the memories, so a failure
  * there leaves the memories stored without them.
  *
@@ -21,7 +24,6 @@ import { relations } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { EXACT_SCAN_MAX } from "../memories/nearest";
 import { liveMemory } from "../memories/rows";
-import { DEDUP_THRESHOLD } from "../memories/store";
 import {
   conversationFields,
   conversationOf,
@@ -92,7 +94,7 @@ export async function autoRelate(
       (SELECT ${cols} FROM memories WHERE ${inScope} AND size.n > ${EXACT_SCAN_MAX}
         ORDER BY embedding <=> src.embedding LIMIT ${AUTO_RELATE_MAX})
     ) AS near
-    WHERE near.similarity >= ${AUTO_RELATE_MIN} AND near.similarity < ${DEDUP_THRESHOLD}
+    WHERE near.similarity >= ${AUTO_RELATE_MIN}
     ORDER BY src.id, near.similarity DESC`);
   if (pairs.rows.length === 0) return 0;
   const inserted = await ctx.db

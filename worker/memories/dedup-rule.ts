@@ -7,7 +7,8 @@
  *    their cosine: a number, a date or time word, a name, or a negation. The test is on the
  *    words the two texts do not share (case-insensitive, by stem). It errs towards keeping
  *    both: a differing capitalised word at a sentence start counts as a name unless it is a
- *    stop word. Consolidation clusters by the same rule (consolidate/clusters.ts).
+ *    stop word. Consolidation clusters and context's summarize groups by the same rule
+ *    (`mayMerge`: consolidate/clusters.ts, recall/context.ts).
  * 2. Texts that pass may still say different things in the same words' frame ("Thanks,
  *    Caroline! This has been great for my mental health" / "Caroline, thanks! Mental health
  *    is important to me", 0.956), so a merge keeps both texts unless one contains the other
@@ -97,6 +98,14 @@ export function distinguishingWords(a: string, b: string): string[] {
   for (const w of wa) if (!inB.has(w.stem) && carriesFact(w)) out.add(w.lower);
   for (const w of wb) if (!inA.has(w.stem) && carriesFact(w)) out.add(w.lower);
   return [...out];
+}
+
+/**
+ * Whether two texts may be taken for the same fact (rule 1: no distinguishing word), so
+ * that consolidation may cluster them and context's summarize may group them.
+ */
+export function mayMerge(a: string, b: string): boolean {
+  return distinguishingWords(a, b).length === 0;
 }
 
 export type MergedText =

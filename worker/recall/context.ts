@@ -9,12 +9,15 @@
  * fewer, merged entries. The chosen memories are grouped greedily in their order: each one
  * not yet grouped leads a group, joined by every later ungrouped memory whose embedding has
  * cosine similarity ≥ SUMMARIZE_SIMILARITY (0.85) with the leader's (stored vectors of the
- * current embedding model; others are embedded again). A group of two or more becomes one
- * entry: its content is the language-model provider's `synthesize` of the members (in
- * order), its importance the highest, its type and metadata the leader's, its tags the union
- * (at most 10), its `source` "memories:<id>,<id>…". `memories_used` counts the stored
- * memories the block draws on (a merged entry counts all its members), and with a query all
- * of them count as accessed. Nothing is written: the stored memories stay as they are.
+ * current embedding model; others are embedded again) and whose text is not a distinct fact
+ * from any member's: texts that differ in a number, date, name or negation are never grouped,
+ * as deduplication and consolidation never merge them (memories/dedup-rule.ts; a real model
+ * scores such facts above 0.85, even 0.95). A group of two or more becomes one entry: its
+ * content is the language-model provider's `synthesize` of the members (in order), its
+ * importance the highest, its type and metadata the leader's, its tags the union (at most
+ * 10), its `source` "memories:<id>,<id>…". `memories_used` counts the stored memories the
+ * block draws on (a merged entry counts all its members), and with a query all of them count
+ * as accessed. Nothing is written: the stored memories stay as they are.
  */
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
@@ -23,6 +26,7 @@ import type { DomainContext } from "../context";
 import { cosine } from "../embed/vector";
 import { countTokens } from "../lib/tokens";
 import { mapConcurrent } from "../llm/concurrency";
+import { mayMerge } from "../memories/dedup-rule";
 import * as f from "../memories/fields";
 import { filterConditions, type MemoryFilters } from "../memories/list";
 import { roundImportance, withTags } from "../memories/rows";
@@ -190,7 +194,10 @@ async function summarize(ctx: DomainContext, candidates: Picked[]): Promise<Pick
     const others: Picked[] = [];
     for (const [j, other] of candidates.entries()) {
       if (j <= i || grouped.has(j)) continue;
-      if (cosine(vectors[i] ?? [], vectors[j] ?? []) >= SUMMARIZE_SIMILARITY) {
+      if (
+        cosine(vectors[i] ?? [], vectors[j] ?? []) >= SUMMARIZE_SIMILARITY &&
+        [leader, ...others].every((m) => mayMerge(m.content, other.content))
+      ) {
         others.push(other);
         grouped.add(j);
       }
