@@ -6,6 +6,7 @@ import "./style.css";
 import { type ComponentChildren, render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Api, type ApiError } from "./api";
+import { type ConsoleConfig, loadConfig } from "./config";
 import { href, type Route, useRoute } from "./router";
 import { clearSession, loadSession, type Session, saveSession } from "./session";
 import { GraphView } from "./views/graph";
@@ -15,22 +16,6 @@ import { MemoryView } from "./views/memory";
 import { QueryView } from "./views/query";
 import { SignInView } from "./views/sign-in";
 import { TransferView } from "./views/transfer";
-
-export interface ConsoleConfig {
-  /** The one-click throwaway wallet: on under `npm run dev`, off in production builds. */
-  test_wallet: boolean;
-}
-
-async function loadConfig(): Promise<ConsoleConfig> {
-  try {
-    const res = await fetch("/console/config.json", { credentials: "omit" });
-    if (!res.ok) return { test_wallet: false };
-    const body = (await res.json()) as Partial<ConsoleConfig>;
-    return { test_wallet: body.test_wallet === true };
-  } catch {
-    return { test_wallet: false };
-  }
-}
 
 const NAV: Array<{ route: Route; label: string }> = [
   { route: { view: "memories" }, label: "Memories" },

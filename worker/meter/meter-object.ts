@@ -28,7 +28,6 @@
  * concurrent requests are serialised by the object and each read-modify-write is atomic.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
 import { type BucketLimit, evaluateHit, type HitResult, type WindowCount } from "./limits";
 
 export interface FreeGrant {
@@ -47,10 +46,13 @@ export type PaymentClaim = { claimed: true } | { claimed: false; state: "pending
 
 type WindowRow = { bucket: string; window_start: number; count: number };
 
-export class Meter extends DurableObject<Env> {
+/** The object reads no binding, so it does not name the Worker's Env (which names it). */
+type NoBindings = Record<string, never>;
+
+export class Meter extends DurableObject<NoBindings> {
   private readonly sql: SqlStorage;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: NoBindings) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec(

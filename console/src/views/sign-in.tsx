@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import type { Api } from "../api";
-import type { ConsoleConfig } from "../main";
+import type { ConsoleConfig } from "../config";
 import {
   injectedProvider,
   type Session,
