@@ -6,12 +6,15 @@
  *   production  console/dist-production, without it: what `--env production` deploys
  * Each holds index.html (served at /), _headers (CSP, nosniff) and console/app.js, app.css
  * (one bundle each: Preact, Cytoscape, viem's signer; no CDN) and console/config.json
- * ({"test_wallet": boolean}). wrangler runs this before `wrangler dev` and `wrangler deploy`
+ * ({"test_wallet": boolean}); and docs/assets/: Swagger UI's script and styles from the pinned
+ * swagger-ui-dist package plus docs.js, for the API reference the Worker serves at /docs. wrangler runs this before `wrangler dev` and `wrangler deploy`
  * ([build] in wrangler.toml), and again under dev when console/src changes.
  *
  *   node --import tsx console/build.ts [--production]
  */
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import { build } from "esbuild";
 
 const HERE = new URL(".", import.meta.url).pathname;
@@ -54,8 +57,19 @@ export async function buildConsole(opts: {
     `${outDir}/console/config.json`,
     `${JSON.stringify({ test_wallet: opts.testWallet })}\n`,
   );
+  copyDocsAssets(`${outDir}/docs/assets`);
   const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
   return { outDir, testWallet: opts.testWallet, bytes, ms: Date.now() - started };
+}
+
+/** Swagger UI (swagger-ui-dist, pinned in package.json) and its starter, for /docs. */
+function copyDocsAssets(dir: string) {
+  mkdirSync(dir, { recursive: true });
+  const swagger = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+  for (const file of ["swagger-ui-bundle.js", "swagger-ui.css"]) {
+    copyFileSync(`${swagger}/${file}`, `${dir}/${file}`);
+  }
+  copyFileSync(`${CONSOLE_SRC}/docs/docs.js`, `${dir}/docs.js`);
 }
 
 if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {

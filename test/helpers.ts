@@ -4,6 +4,7 @@
  */
 import { SELF } from "cloudflare:test";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { checkContract } from "./contract";
 
 export const PREFIX = "service-auth";
 const BASE = "http://memory.test";
@@ -35,6 +36,8 @@ export async function request<T = Json>(
     rawBody?: string;
     headers?: Record<string, string>;
     fetch?: WorkerFetch;
+    /** Skip the contract check: only for a fault the test injects on purpose (a 500). */
+    unchecked?: boolean;
   } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
@@ -51,6 +54,14 @@ export async function request<T = Json>(
   } catch {
     // non-JSON bodies are returned as text so a test can assert on them
   }
+  if (opts.unchecked) return { status: res.status, body: parsed as T, headers: res.headers };
+  checkContract(
+    method,
+    new URL(path, BASE),
+    res.status,
+    res.headers.get("content-type") ?? "",
+    parsed,
+  );
   return { status: res.status, body: parsed as T, headers: res.headers };
 }
 

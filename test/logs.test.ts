@@ -12,7 +12,7 @@ import {
 } from "vitest";
 import { connectDb, type Db } from "../worker/db/client";
 import { describeFailure, logError } from "../worker/lib/log";
-import { newWallet, signAuth } from "./helpers";
+import { newWallet, request, signAuth } from "./helpers";
 
 /**
  * Log lines must not hold what users send or store. The Worker runs in this isolate, so the
@@ -80,16 +80,16 @@ describe("logs of a failing request", () => {
     const auth = await signAuth(w.account);
     const signature = auth.split(":")[2] ?? "";
     const logs = captureLogs();
-    const res = await w.call(
-      "POST",
-      "/v1/store",
-      {
+    // A fault injected on purpose (the trigger above): its 500 is outside the contract.
+    const res = await request("POST", "/v1/store", {
+      body: {
         content: `${REFUSED} the user's diary entry about pineapples`,
         metadata: { secret_note: "metadata value kiwi", wallet: w.address },
         tags: ["tag-mango"],
       },
-      { "x-wallet-auth": auth },
-    );
+      headers: { "x-wallet-auth": auth },
+      unchecked: true,
+    });
     expect(res.status).toBe(500);
     expect(res.body.error.code).toBe("INTERNAL_ERROR");
     const lines = logs();

@@ -13,7 +13,8 @@ import {
   RATE_LIMIT_PER_MINUTE,
 } from "../worker/meter/limits";
 import { createMetering, DurableObjectMetering, NoopMetering } from "../worker/meter/meter";
-import { priceOf } from "../worker/meter/prices";
+import { PRICES } from "../worker/meter/prices";
+import { operationFor } from "../worker/routes";
 import {
   type ApiResponse,
   expectError,
@@ -195,6 +196,11 @@ describe("metering pieces without storage", () => {
       ["GET", "/health", null],
       ["POST", "/auth/session", null],
     ];
+    // The price a request pays is its declared operation's (worker/routes/operation.ts).
+    const priceOf = (method: string, path: string) => {
+      const priceClass = operationFor(method, path)?.price;
+      return priceClass ? PRICES[priceClass] : null;
+    };
     for (const [method, path, atomic] of cases) {
       expect(priceOf(method, path)?.atomic ?? null, `${method} ${path}`).toBe(atomic);
     }
@@ -204,12 +210,14 @@ describe("metering pieces without storage", () => {
   });
 
   it("puts extract and consolidate in the llm bucket as well as all", () => {
-    const names = (method: string, path: string) => limitsFor(method, path).map((l) => l.bucket);
+    const limitsOf = (method: string, path: string) =>
+      limitsFor(operationFor(method, path)?.bucket);
+    const names = (method: string, path: string) => limitsOf(method, path).map((l) => l.bucket);
     expect(names("POST", "/v1/memories/extract")).toEqual(["all", "llm"]);
     expect(names("POST", "/v1/memories/consolidate")).toEqual(["all", "llm"]);
     expect(names("GET", "/v1/memories/extract")).toEqual(["all"]);
     expect(names("POST", "/v1/store")).toEqual(["all"]);
-    expect(limitsFor("POST", "/v1/memories/extract").map((l) => l.limit)).toEqual([
+    expect(limitsOf("POST", "/v1/memories/extract").map((l) => l.limit)).toEqual([
       RATE_LIMIT_PER_MINUTE,
       LLM_RATE_LIMIT_PER_MINUTE,
     ]);
@@ -239,7 +247,7 @@ describe("metering pieces without storage", () => {
     ).toBe(false);
 
     const noop = new NoopMetering();
-    const limits = limitsFor("GET", "/v1/memories");
+    const limits = limitsFor();
     for (let i = 0; i < 3; i++) {
       expect(await noop.hit({ kind: "ip", ip: "1.2.3.4" }, limits, T0 + 5000)).toEqual({
         allowed: true,

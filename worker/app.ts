@@ -1,23 +1,29 @@
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./context";
 import { databaseUnavailable, isDatabaseUnavailable } from "./db/unavailable";
 import { ApiError, errorBody } from "./errors";
 import { logError } from "./lib/log";
 import { Timings } from "./lib/timing";
-import { identify } from "./middleware/auth";
+import { validationError } from "./lib/validate";
+import { identify, requireWallet } from "./middleware/auth";
 import { inputGuard } from "./middleware/body";
-import { rateLimit } from "./middleware/meter";
+import { freeAllowance, rateLimit } from "./middleware/meter";
 import { services } from "./middleware/services";
-import { registerRoutes } from "./routes";
+import { operationFor, registerRoutes } from "./routes";
 
 /**
  * Builds the Hono app: request ids, per-request services, identity and rate limits, body
  * checks, the routes, and one error path so every failure has the body
  * `{error: {code, message, details?, request_id}}`.
  */
-export function createApp(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function createApp(): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    // Every request-schema failure is the one 422 body, with the failing fields.
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error);
+    },
+  });
 
   app.use(async (c, next) => {
     const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
@@ -30,13 +36,27 @@ export function createApp(): Hono<AppEnv> {
     c.header("x-request-id", requestId);
     c.header("server-timing", timings.header());
   });
-  // Services first (lazy: no connection is opened here), then who is calling and whether
-  // they are over their rate limit, before the body is even read: a refused request costs
-  // one Durable Object call, and every later response (4xx, 404) gets the rate-limit headers.
+  // Services first (lazy: no connection is opened here) and the declared operation of the
+  // request (routes/index.ts), then who is calling and whether they are over their rate
+  // limit, before the body is even read: a refused request costs one Durable Object call,
+  // and every later response (4xx, 404) gets the rate-limit headers. Then the operation's
+  // own guard: a wallet where it needs one, and a free call or a payment where it costs.
   app.use(services);
+  app.use(async (c, next) => {
+    c.set("operation", operationFor(c.req.method, c.req.path));
+    await next();
+  });
   app.use(identify);
   app.use(rateLimit);
   app.use(inputGuard);
+  // An unknown /v1 path needs a wallet too, so that only an identified caller learns which
+  // paths exist (401 first, then 404).
+  app.use((c, next) => {
+    const op = c.get("operation");
+    const needsWallet = op ? op.auth === "wallet" : c.req.path.startsWith("/v1/");
+    return needsWallet ? requireWallet(c, next) : next();
+  });
+  app.use((c, next) => (c.get("operation")?.price ? freeAllowance(c, next) : next()));
 
   registerRoutes(app);
 

@@ -5,6 +5,7 @@ import type { Config, Env } from "./env";
 import type { Timings } from "./lib/timing";
 import type { LlmProvider } from "./llm/provider";
 import type { Metering } from "./meter/meter";
+import type { OperationMeta } from "./routes/meta";
 
 /**
  * What every domain function receives: the database, the embedder, the language model and
@@ -47,6 +48,8 @@ export type AppEnv = {
     identity: Identification;
     metering: Metering;
     caller: Caller;
+    /** The declared operation the method and path match; undefined for an unknown route. */
+    operation: OperationMeta | undefined;
   };
 };
 

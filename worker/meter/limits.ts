@@ -36,12 +36,16 @@ export interface WindowCount {
   count: number;
 }
 
-const LLM_PATHS = new Set(["/v1/memories/extract", "/v1/memories/consolidate"]);
+/**
+ * Rate-limit buckets beyond "all", as operations declare them (worker/routes/operation.ts):
+ * "llm" for extract and consolidate.
+ */
+export type ExtraBucket = "llm";
 
-/** The buckets a request counts in: "all" always, "llm" too for extract and consolidate. */
-export function limitsFor(method: string, path: string): BucketLimit[] {
+/** The buckets a request counts in: "all" always, plus the operation's own, if it has one. */
+export function limitsFor(extra?: ExtraBucket): BucketLimit[] {
   const all = { bucket: "all", limit: RATE_LIMIT_PER_MINUTE, windowSeconds: WINDOW_SECONDS };
-  if (method !== "POST" || !LLM_PATHS.has(path)) return [all];
+  if (extra !== "llm") return [all];
   return [all, { bucket: "llm", limit: LLM_RATE_LIMIT_PER_MINUTE, windowSeconds: WINDOW_SECONDS }];
 }
 

@@ -1,6 +1,7 @@
 /**
  * Price classes (spec "Price classes") and the free allowance. Amounts are USDC atomic units
- * (6 decimals) as strings, the form x402 carries them in: 0.005 USDC = "5000".
+ * (6 decimals) as strings, the form x402 carries them in: 0.005 USDC = "5000". Which operation
+ * costs what is declared with the operation itself (worker/routes/operation.ts, `price`).
  */
 
 /** Spec "Limits": paid calls every wallet gets free. Free endpoints never use them. */
@@ -13,31 +14,13 @@ export interface Price {
   usd: string;
 }
 
-const EMBED: Price = { atomic: "5000", usd: "0.005" };
-const BATCH_STORE: Price = { atomic: "40000", usd: "0.04" };
-const LANGUAGE_MODEL: Price = { atomic: "10000", usd: "0.01" };
+export const PRICES = {
+  /** Store, recall, single and batch update: one embedding call. */
+  embed: { atomic: "5000", usd: "0.005" },
+  /** Batch store: up to 100 embeddings. */
+  batch_store: { atomic: "40000", usd: "0.04" },
+  /** Extract, ingest, consolidate, context, migrate: a language model. */
+  language_model: { atomic: "10000", usd: "0.01" },
+} as const satisfies Record<string, Price>;
 
-const EXACT = new Map<string, Price>([
-  ["POST /v1/store", EMBED],
-  ["POST /v1/recall", EMBED],
-  ["PATCH /v1/memories/batch", EMBED],
-  // Clients' alias of PATCH /v1/memories/batch (clients.md), same price.
-  ["POST /v1/memories/batch-update", EMBED],
-  ["POST /v1/store/batch", BATCH_STORE],
-  ["POST /v1/memories/extract", LANGUAGE_MODEL],
-  ["POST /v1/memories/consolidate", LANGUAGE_MODEL],
-  ["POST /v1/ingest", LANGUAGE_MODEL],
-  ["POST /v1/context", LANGUAGE_MODEL],
-  ["POST /v1/migrate", LANGUAGE_MODEL],
-]);
-
-/** `PATCH /v1/memories/:id`: one path segment after /v1/memories/, "batch" being matched above. */
-const ONE_MEMORY = /^\/v1\/memories\/[^/]+$/;
-
-/** The price of a request, or null for a free endpoint. */
-export function priceOf(method: string, path: string): Price | null {
-  const exact = EXACT.get(`${method} ${path}`);
-  if (exact) return exact;
-  if (method === "PATCH" && ONE_MEMORY.test(path)) return EMBED;
-  return null;
-}
+export type PriceClass = keyof typeof PRICES;

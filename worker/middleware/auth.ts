@@ -3,7 +3,6 @@ import { verifySession } from "../auth/session";
 import { verifyWalletHeader } from "../auth/wallet";
 import type { AppEnv, Identification } from "../context";
 import { ApiError } from "../errors";
-import { priceOf } from "../meter/prices";
 import { decodePayment, verifyPayer } from "../payment/payload";
 import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
 import { ensureUser } from "../users";
@@ -36,7 +35,7 @@ export const identify = createMiddleware<AppEnv>(async (c, next) => {
     // The spec's third way: on a paid endpoint, an x402 payment alone names the wallet (its
     // payer), once its signature is checked. Whether it pays is decided later (freeAllowance).
     const payment = c.req.header(PAYMENT_SIGNATURE_HEADER);
-    if (payment && priceOf(c.req.method, c.req.path)) {
+    if (payment && c.get("operation")?.price) {
       identity = await c.get("timings").measure("auth", () => identifyPayer(payment));
     }
   }

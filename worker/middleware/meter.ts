@@ -4,7 +4,7 @@ import { ApiError } from "../errors";
 import { logError } from "../lib/log";
 import { type HitResult, limitsFor, retryAfterSeconds } from "../meter/limits";
 import { createMetering, type MeterIdentity, NoopMetering } from "../meter/meter";
-import { FREE_CALLS_PER_WALLET, priceOf } from "../meter/prices";
+import { FREE_CALLS_PER_WALLET, PRICES } from "../meter/prices";
 import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
 import { payForCall, paymentRequired } from "./payment";
 
@@ -45,7 +45,7 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   c.set("metering", metering);
   const nowMs = Date.now();
   const identity = meterIdentity(c.get("identity"), c.req.raw.headers);
-  const limits = limitsFor(c.req.method, c.req.path);
+  const limits = limitsFor(c.get("operation")?.bucket);
   const result = await c
     .get("timings")
     .measure("meter", () => metering.hit(identity, limits, nowMs))
@@ -69,7 +69,7 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /**
- * Paid endpoints (priceOf) take one call from the wallet's free allowance before the
+ * Paid operations (their declared `price`) take one call from the wallet's free allowance before the
  * handler runs, and give it back when the request fails (status >= 400 or a throw), so only
  * served calls are counted. With no free call left, the answer is 402 (x402).
  *
@@ -80,8 +80,9 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
  * Runs after requireWallet: a caller is always known here.
  */
 export const freeAllowance = createMiddleware<AppEnv>(async (c, next) => {
-  const price = priceOf(c.req.method, c.req.path);
-  if (!price) return next();
+  const priceClass = c.get("operation")?.price;
+  if (!priceClass) return next();
+  const price = PRICES[priceClass];
   const payment = c.req.header(PAYMENT_SIGNATURE_HEADER);
   if (payment) return payForCall(c, price, payment, next);
   const { wallet } = c.get("caller");

@@ -34,7 +34,7 @@ export const migrateInput = z.object({
   agent_id: f.scope.optional(),
 });
 
-const fileInput = z.object({
+export const fileInput = z.object({
   filename: z.string().min(1, "must not be empty").max(255, "must be at most 255 characters"),
   content: z.string().max(MAX_FILE_CHARS, `must be at most ${MAX_FILE_CHARS} characters`),
 });

@@ -1,46 +1,89 @@
-import type { Hono } from "hono";
-import type { AppEnv } from "../context";
-import { requireWallet } from "../middleware/auth";
-import { freeAllowance } from "../middleware/meter";
-import { authRoutes } from "./auth";
-import { consolidateRoutes } from "./consolidate";
-import { coreRoutes } from "./core";
-import { freeTierRoutes } from "./free-tier";
-import { jobRoutes } from "./jobs";
-import { llmRoutes } from "./llm";
-import { memoryRoutes } from "./memories";
-import { migrateRoutes } from "./migrate";
-import { overviewRoutes } from "./overview";
-import { publicRoutes } from "./public";
-import { recallRoutes } from "./recall";
-import { relationRoutes } from "./relations";
-import { storeRoutes } from "./store";
-
-/** The only /v1 paths that need no wallet identity. */
-const PUBLIC_PATHS = new Set(["/v1/free-tier/info"]);
-
 /**
- * Runs after the app-wide identify and rateLimit middleware (app.ts), so every response here
- * already carries the rate-limit headers and the caller's identity is known (or known bad).
- * Order matters: static paths (/v1/memories/core, /batch, /count) before /v1/memories/:id.
+ * The router and the contract come from one list of declared operations: each is registered
+ * with @hono/zod-openapi (validation, OpenAPI document), and `operationFor` finds the
+ * declaration of a request before any route runs, so that auth, rate-limit buckets and
+ * prices are read from it (app.ts).
  */
-export function registerRoutes(app: Hono<AppEnv>) {
-  // One place decides who must be identified: every /v1 route but the public ones. A
-  // per-group app.use() would only cover handlers registered after it, which is fragile.
-  app.use("/v1/*", (c, next) => (PUBLIC_PATHS.has(c.req.path) ? next() : requireWallet(c, next)));
-  // Then paid endpoints take a free call or go to payment (public paths are all free).
-  app.use("/v1/*", freeAllowance);
-  publicRoutes(app);
-  freeTierRoutes(app);
-  authRoutes(app);
-  storeRoutes(app);
-  recallRoutes(app);
-  migrateRoutes(app);
-  consolidateRoutes(app);
-  llmRoutes(app);
-  jobRoutes(app);
-  overviewRoutes(app);
-  coreRoutes(app);
-  relationRoutes(app);
-  memoryRoutes(app);
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../context";
+import { sessionOp } from "./auth/session";
+import { contractOperations } from "./docs";
+import { healthOp } from "./health";
+import type { Operation } from "./operation";
+import { ITEM_SCHEMAS, V1_OPERATIONS } from "./v1";
+
+export const INFO = {
+  title: "memory-service",
+  version: "1.0.0",
+  description:
+    "Long-term memory for AI agents. Identify with a wallet: the `x-wallet-auth` header (`{address}:{unix_ts}:{signature of service-auth:{unix_ts}}`) or a bearer token from POST /auth/session. Every wallet has 100 free calls to paid operations (`x-price-usd`), then pays per call with x402 v2 (USDC on Base): a 402 carries `PAYMENT-REQUIRED`, the retry carries `PAYMENT-SIGNATURE`.",
+};
+
+let registered: OpenAPIHono<AppEnv> | undefined;
+let document: unknown;
+
+/** The OpenAPI 3.1 document of an app whose routes are registered (static: built once). */
+export function openApiDocument(app: OpenAPIHono<AppEnv>) {
+  return app.getOpenAPI31Document({ openapi: "3.1.0", info: INFO });
+}
+
+/** Every operation the service answers, in registration order. */
+export const OPERATIONS: Operation[] = [
+  healthOp,
+  sessionOp,
+  ...contractOperations(() => {
+    if (!registered) throw new Error("routes are not registered");
+    document ??= openApiDocument(registered);
+    return document;
+  }),
+  ...V1_OPERATIONS,
+];
+
+interface Matcher {
+  method: string;
+  pattern: RegExp;
+  operation: Operation;
+}
+
+const MATCHERS: Matcher[] = OPERATIONS.flatMap((operation) =>
+  operation.routes.map((route) => ({
+    method: route.method.toUpperCase(),
+    pattern: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
+    operation,
+  })),
+);
+
+/** The declared operation of a request, as the router will pick it; undefined for none. */
+export function operationFor(method: string, path: string): Operation | undefined {
+  const m = method === "HEAD" ? "GET" : method;
+  return MATCHERS.find((x) => x.method === m && x.pattern.test(path))?.operation;
+}
+
+export function registerRoutes(target: OpenAPIHono<AppEnv>) {
+  registered = target;
+  target.openAPIRegistry.registerComponent("securitySchemes", "walletAuth", {
+    type: "apiKey",
+    in: "header",
+    name: "x-wallet-auth",
+    description: "`{wallet_address}:{unix_timestamp}:{signature}`; the timestamp is valid 300 s",
+  });
+  target.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description: "A session token from POST /auth/session (7 days)",
+  });
+  target.openAPIRegistry.registerComponent("securitySchemes", "x402Payment", {
+    type: "apiKey",
+    in: "header",
+    name: "PAYMENT-SIGNATURE",
+    description:
+      "x402 v2 payment payload (base64), answering a 402's PAYMENT-REQUIRED; its payer is the wallet",
+  });
+  for (const [name, schema] of Object.entries(ITEM_SCHEMAS)) {
+    target.openAPIRegistry.register(name, schema);
+  }
+  for (const op of OPERATIONS) {
+    for (const route of op.routes) target.openapi(route, op.handler as never);
+  }
 }

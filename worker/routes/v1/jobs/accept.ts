@@ -1,18 +1,8 @@
-import type { Hono } from "hono";
-import { type AppContext, type AppEnv, domain } from "../context";
-import type { JobKind } from "../jobs/message";
-import { type Background, submitJob } from "../jobs/submit";
-import { jobPath, readJob } from "../jobs/view";
-import { logError } from "../lib/log";
-import { valid } from "../lib/validate";
-import { idParam } from "./memories";
-
-/** GET /v1/jobs/:id (free, wallet auth): a background job's status, result or error. */
-export function jobRoutes(app: Hono<AppEnv>) {
-  app.get("/v1/jobs/:id", valid("param", idParam), async (c) =>
-    c.json(await readJob(domain(c), c.req.valid("param").id)),
-  );
-}
+import { type AppContext, domain } from "../../../context";
+import type { JobKind } from "../../../jobs/message";
+import { type Background, submitJob } from "../../../jobs/submit";
+import { jobPath } from "../../../jobs/view";
+import { logError } from "../../../lib/log";
 
 /** 202 for an `async: true` call: the queued job, and where to poll it. */
 export async function acceptJob(c: AppContext, kind: JobKind, input: Record<string, unknown>) {

@@ -1,0 +1,95 @@
+/**
+ * One declaration per operation: method, path, request and every response (zod, through
+ * @hono/zod-openapi), plus how it is guarded: auth kind, price class, rate-limit bucket and
+ * the public clients' aliases. The router, the OpenAPI document, the middleware (auth,
+ * metering, payment) and the contract tests all read these declarations; nothing else says
+ * which path costs what.
+ */
+import { createRoute, type RouteConfig, type RouteHandler, type z } from "@hono/zod-openapi";
+import type { AppEnv } from "../context";
+import { PRICES } from "../meter/prices";
+import type { OperationMeta } from "./meta";
+import { ERRORS } from "./schemas/error";
+
+type Method = "get" | "post" | "patch" | "delete";
+
+/** Another method and path the public clients use for the same operation (clients.md). */
+export interface Alias {
+  method: Method;
+  path: string;
+}
+
+export interface OperationSpec extends Omit<OperationMeta, "operationId"> {
+  aliases?: Alias[];
+}
+
+/** The handler of a declared route: its context knows the validated request's types. */
+export type OperationHandler<R extends RouteConfig> = (
+  c: Parameters<RouteHandler<R, AppEnv>>[0],
+) => Response | Promise<Response>;
+
+export interface Operation extends OperationMeta {
+  /** The declared route first, then one per alias; all share the handler. */
+  routes: RouteConfig[];
+  handler: OperationHandler<RouteConfig>;
+}
+
+/** A JSON response of a declared shape. */
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/**
+ * Declares an operation. `config` is @hono/zod-openapi's route config (operationId required)
+ * plus the guard fields; the error responses every operation of its kind can give are added
+ * here, so each declaration lists only its success and its own errors (404, 409).
+ */
+export function operation<const R extends RouteConfig & { operationId: string }>(
+  config: R & OperationSpec,
+  handler: OperationHandler<R>,
+): Operation {
+  const { auth, price, bucket, aliases = [], ...route } = config;
+  const hasInput = Boolean(route.request?.params || route.request?.query || route.request?.body);
+  const responses: RouteConfig["responses"] = {
+    ...route.responses,
+    ...(auth === "wallet" ? { 401: ERRORS[401], 503: ERRORS[503] } : {}),
+    ...(price ? { 402: ERRORS[402], 502: ERRORS[502] } : {}),
+    ...(route.request?.body ? { 413: ERRORS[413] } : {}),
+    ...(hasInput ? { 422: ERRORS[422] } : {}),
+    429: ERRORS[429],
+  };
+  const declared: RouteConfig = {
+    ...route,
+    // Every JSON body is validated, even one sent without a JSON Content-Type (the input
+    // guard has already set it), so defaults apply however a client sends it.
+    ...(route.request?.body
+      ? { request: { ...route.request, body: { ...route.request.body, required: true } } }
+      : {}),
+    responses,
+    security:
+      auth === "wallet"
+        ? [{ walletAuth: [] }, { bearerAuth: [] }, ...(price ? [{ x402Payment: [] }] : [])]
+        : [],
+    "x-auth": auth,
+    ...(price ? { "x-price-usd": PRICES[price].usd } : {}),
+    ...(bucket ? { "x-rate-limit-bucket": bucket } : {}),
+  };
+  const aliasRoutes = aliases.map((a) => ({
+    ...declared,
+    method: a.method,
+    path: a.path,
+    operationId: `${route.operationId}__${a.method}${a.path.replace(/[^a-zA-Z0-9]+/g, "_")}`,
+    summary: `${route.summary ?? route.operationId} (alias)`,
+    description: `The public clients' path for \`${route.method.toUpperCase()} ${route.path}\`: the same operation, price and answer.`,
+    "x-alias-of": route.operationId,
+  }));
+  return {
+    operationId: route.operationId,
+    auth,
+    price,
+    bucket,
+    routes: [createRoute(declared), ...aliasRoutes.map((r) => createRoute(r))],
+    handler: handler as unknown as OperationHandler<RouteConfig>,
+  };
+}

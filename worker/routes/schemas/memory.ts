@@ -1,0 +1,56 @@
+/**
+ * Response shapes shared by several operations: the memory object in its full and short
+ * forms. Field names and nullability follow rows.ts toMemory, which every read goes through.
+ */
+import { z } from "@hono/zod-openapi";
+import { MEMORY_TYPES } from "../../memories/kinds";
+
+export const Uuid = z
+  .string()
+  .openapi({ format: "uuid", example: "2f1c7a56-2c5e-4b38-9b7e-3c1b9f6d2a10" });
+export const Timestamp = z.string().openapi({ format: "date-time" });
+export const MemoryTypeName = z.enum(MEMORY_TYPES);
+export const Metadata = z.record(z.string(), z.unknown());
+
+/** The full memory object (GET /v1/memories/:id, list, PATCH, store's `memory`). */
+export const Memory = z
+  .object({
+    id: Uuid,
+    user_id: Uuid,
+    namespace: z.string(),
+    content: z.string(),
+    embedding_model: z.string().nullable(),
+    metadata: Metadata,
+    tags: z.array(z.string()),
+    importance: z.number(),
+    memory_type: MemoryTypeName,
+    session_id: z.string().nullable(),
+    agent_id: z.string().nullable(),
+    pinned: z.boolean(),
+    immutable: z.boolean(),
+    expires_at: Timestamp.nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    accessed_at: Timestamp,
+    access_count: z.number().int(),
+  })
+  .openapi("Memory");
+
+/**
+ * The short objects of core list and search: the spec's fields plus the ones the public
+ * Python SDK needs to parse them as memories (rows.ts clientMemoryFields).
+ */
+export const ShortMemory = Memory.pick({
+  id: true,
+  content: true,
+  importance: true,
+  memory_type: true,
+  namespace: true,
+  tags: true,
+  created_at: true,
+  user_id: true,
+  embedding_model: true,
+  updated_at: true,
+  accessed_at: true,
+  access_count: true,
+});

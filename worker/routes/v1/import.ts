@@ -1,0 +1,37 @@
+import { z } from "@hono/zod-openapi";
+import { domain } from "../../context";
+import { storeInput, storeMemories } from "../../memories/store";
+import { json, operation } from "../operation";
+import { Uuid } from "../schemas/memory";
+
+/** Client extra: re-import memories (e.g. an export's JSON) without paying per item. */
+export const IMPORT_MAX = 1000;
+const importInput = z.object({
+  memories: z
+    .array(storeInput)
+    .min(1, "at least 1 memory")
+    .max(IMPORT_MAX, `at most ${IMPORT_MAX} memories`),
+});
+
+export const importOp = operation(
+  {
+    method: "post",
+    path: "/v1/import",
+    operationId: "importMemories",
+    tags: ["import and export"],
+    summary: "Import up to 1,000 memories (e.g. an export), deduplicated",
+    auth: "wallet",
+    request: { body: { content: { "application/json": { schema: importInput } } } },
+    responses: {
+      201: json(
+        z.object({ imported: z.number().int(), skipped: z.number().int(), ids: z.array(Uuid) }),
+        "How many were new and how many merged into existing memories",
+      ),
+    },
+  },
+  async (c) => {
+    const { items } = await storeMemories(domain(c), c.req.valid("json").memories);
+    const skipped = items.filter((i) => i.deduplicated).length;
+    return c.json({ imported: items.length - skipped, skipped, ids: items.map((i) => i.id) }, 201);
+  },
+);

@@ -1,0 +1,79 @@
+/** Core memories: the pinned ones (list, pin, unpin). */
+import { z } from "@hono/zod-openapi";
+import { domain } from "../../../context";
+import { coreQuery, listCore, setPinned } from "../../../memories/core";
+import { uuid } from "../../../memories/fields";
+import { json, operation } from "../../operation";
+import { ERRORS } from "../../schemas/error";
+import { ShortMemory, Uuid } from "../../schemas/memory";
+import { IdParam } from "../../schemas/params";
+
+export const listCoreOp = operation(
+  {
+    method: "get",
+    path: "/v1/memories/core",
+    operationId: "listCoreMemories",
+    tags: ["core"],
+    summary: "Pinned memories, most important first",
+    auth: "wallet",
+    aliases: [
+      { method: "get", path: "/v1/core-memories" },
+      { method: "get", path: "/v1/core" },
+    ],
+    request: { query: coreQuery },
+    responses: {
+      200: json(
+        z.object({
+          memories: z.array(ShortMemory.extend({ pinned: z.boolean() })),
+          total: z.number().int(),
+        }),
+        "The page and the total",
+      ),
+    },
+  },
+  async (c) => c.json(await listCore(domain(c), c.req.valid("query")), 200),
+);
+
+export const pinOp = operation(
+  {
+    method: "post",
+    path: "/v1/memories/core",
+    operationId: "pinMemory",
+    tags: ["core"],
+    summary: "Pin a memory (exempt from decay)",
+    auth: "wallet",
+    request: {
+      body: { content: { "application/json": { schema: z.object({ memory_id: uuid }) } } },
+    },
+    responses: {
+      200: json(z.object({ pinned: z.literal(true), id: Uuid }), "Pinned"),
+      404: ERRORS[404],
+    },
+  },
+  async (c) => {
+    const id = c.req.valid("json").memory_id;
+    await setPinned(domain(c), id, true);
+    return c.json({ pinned: true as const, id }, 200);
+  },
+);
+
+export const unpinOp = operation(
+  {
+    method: "delete",
+    path: "/v1/memories/core/{id}",
+    operationId: "unpinMemory",
+    tags: ["core"],
+    summary: "Unpin a memory (404 when it is not pinned)",
+    auth: "wallet",
+    request: { params: IdParam },
+    responses: {
+      200: json(z.object({ unpinned: z.literal(true), id: Uuid }), "Unpinned"),
+      404: ERRORS[404],
+    },
+  },
+  async (c) => {
+    const { id } = c.req.valid("param");
+    await setPinned(domain(c), id, false);
+    return c.json({ unpinned: true as const, id }, 200);
+  },
+);

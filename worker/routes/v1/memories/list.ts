@@ -1,0 +1,31 @@
+import { z } from "@hono/zod-openapi";
+import { domain } from "../../../context";
+import { listMemories, listQuery } from "../../../memories/list";
+import { json, operation } from "../../operation";
+import { Memory } from "../../schemas/memory";
+
+export const listMemoriesOp = operation(
+  {
+    method: "get",
+    path: "/v1/memories",
+    operationId: "listMemories",
+    tags: ["memories"],
+    summary: "A page of memories, newest first, with filters",
+    description:
+      "`limit` above 100 is clamped to 100 (the response reports the limit applied). `tags` is comma-separated and matches any.",
+    auth: "wallet",
+    request: { query: listQuery },
+    responses: {
+      200: json(
+        z.object({
+          memories: z.array(Memory),
+          total: z.number().int(),
+          limit: z.number().int(),
+          offset: z.number().int(),
+        }),
+        "The page and the total of all matches",
+      ),
+    },
+  },
+  async (c) => c.json(await listMemories(domain(c), c.req.valid("query")), 200),
+);

@@ -1,0 +1,80 @@
+import { z } from "@hono/zod-openapi";
+import { domain } from "../../context";
+import { afterResponse } from "../../lib/after-response";
+import { recall, recallInput, recordAccess } from "../../recall/recall";
+import { json, operation } from "../operation";
+import { MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";
+import { RelationTypeName } from "../schemas/relation";
+
+const Signals = z.object({
+  vector: z.number(),
+  keyword: z.number(),
+  recency: z.number(),
+  base_importance: z.number(),
+  effective_importance: z.number(),
+  context_importance: z.number(),
+  relation_count: z.number(),
+  type_decay: z.number(),
+});
+
+const RecalledMemory = z.object({
+  id: Uuid,
+  content: z.string(),
+  similarity: z.number().openapi({ description: "The weighted score of the spec's formula" }),
+  metadata: Metadata,
+  tags: z.array(z.string()),
+  importance: z.number(),
+  namespace: z.string(),
+  memory_type: MemoryTypeName,
+  session_id: z.string().nullable(),
+  agent_id: z.string().nullable(),
+  created_at: Timestamp,
+  access_count: z.number().int(),
+  pinned: z.boolean(),
+  relations: z
+    .array(
+      z.object({
+        id: Uuid,
+        source_id: Uuid,
+        target_id: Uuid,
+        relation_type: RelationTypeName,
+        direction: z.enum(["outgoing", "incoming"]),
+      }),
+    )
+    .optional()
+    .openapi({ description: "With include_relations" }),
+  _signals: Signals,
+});
+
+export const recallOp = operation(
+  {
+    method: "post",
+    path: "/v1/recall",
+    operationId: "recall",
+    tags: ["recall"],
+    summary: "Recall memories by meaning, ranked by the hybrid score",
+    auth: "wallet",
+    price: "embed",
+    request: { body: { content: { "application/json": { schema: recallInput } } } },
+    responses: {
+      200: json(
+        z.object({ memories: z.array(RecalledMemory), query_tokens: z.number().int() }),
+        "Best first",
+      ),
+    },
+  },
+  async (c) => {
+    const ctx = domain(c);
+    const result = await recall(ctx, c.req.valid("json"));
+    // Counted after the response; the query is issued now, while the request's pool is open.
+    await afterResponse(
+      c,
+      recordAccess(
+        ctx,
+        result.memories.map((m) => m.id),
+      ),
+      "recording recall access",
+    );
+    return c.json(result, 200);
+  },
+);

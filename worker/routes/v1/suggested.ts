@@ -1,0 +1,55 @@
+import { z } from "@hono/zod-openapi";
+import { domain } from "../../context";
+import { CATEGORIES, suggest, suggestedQuery } from "../../recall/suggested";
+import { json, operation } from "../operation";
+import { MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";
+
+const Suggestion = z.object({
+  id: Uuid,
+  content: z.string(),
+  metadata: Metadata,
+  importance: z.number(),
+  memory_type: MemoryTypeName,
+  namespace: z.string(),
+  session_id: z.string().nullable(),
+  agent_id: z.string().nullable(),
+  created_at: Timestamp,
+  accessed_at: Timestamp,
+  access_count: z.number().int(),
+  relation_count: z.number().int(),
+  category: z.enum(CATEGORIES),
+  review_score: z.number(),
+});
+
+export const suggestedOp = operation(
+  {
+    method: "get",
+    path: "/v1/suggested",
+    operationId: "suggested",
+    tags: ["recall"],
+    summary: "Memories worth a look: stale, fresh, hot or decaying",
+    auth: "wallet",
+    request: { query: suggestedQuery },
+    responses: {
+      200: json(
+        z.object({
+          suggested: z.array(Suggestion),
+          suggestions: z.array(Suggestion).openapi({ description: "The same list (MCP clients)" }),
+          categories: z.object({
+            stale: z.number().int(),
+            fresh: z.number().int(),
+            hot: z.number().int(),
+            decaying: z.number().int(),
+          }),
+          total: z.number().int(),
+        }),
+        "Best first",
+      ),
+    },
+  },
+  async (c) => {
+    const result = await suggest(domain(c), c.req.valid("query"));
+    // Client extra: the public MCP server reads the same list as `suggestions`.
+    return c.json({ ...result, suggestions: result.suggested }, 200);
+  },
+);
