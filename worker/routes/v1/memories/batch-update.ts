@@ -3,7 +3,7 @@ import { domain } from "../../../context";
 import { LIMITS } from "../../../memories/fields";
 import { batchUpdateItem, updateMany } from "../../../memories/update";
 import { json, operation } from "../../operation";
-import { Memory, Uuid } from "../../schemas/memory";
+import { Memory } from "../../schemas/memory";
 
 /**
  * Items are declared with their real schema (BatchUpdateItem) but validated one by one by
@@ -18,7 +18,9 @@ const batchUpdateInput = z.object({
     .openapi({ items: { $ref: "#/components/schemas/BatchUpdateItem" } }),
 });
 
-const ItemError = z.object({ id: Uuid.nullable(), status: z.number().int(), message: z.string() });
+/** An item's `id` as sent: a 422 item's may be anything but a UUID, or missing (null). */
+const ItemId = z.string().nullable();
+const ItemError = z.object({ id: ItemId, status: z.number().int(), message: z.string() });
 
 export const batchUpdateOp = operation(
   {
@@ -39,7 +41,7 @@ export const batchUpdateOp = operation(
           memories: z.array(Memory),
           results: z.array(
             z.object({
-              id: Uuid.nullable(),
+              id: ItemId,
               updated: z.boolean(),
               status: z.number().int().optional(),
               error: z.string().optional(),
