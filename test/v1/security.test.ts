@@ -46,6 +46,7 @@ const EXAMPLE_BODIES: Record<string, (ids: Ids) => Json> = {
   consolidateMemories: () => ({ dry_run: true }),
   updateMemory: () => ({ content: "changed" }),
   createRelation: (ids) => ({ target_id: ids.other, relation_type: "related_to" }),
+  mcp: () => ({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
 };
 
 interface Ids {

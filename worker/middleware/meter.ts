@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, Identification } from "../context";
 import { ApiError } from "../errors";
+import { isInnerCall } from "../lib/inner-call";
 import { logError } from "../lib/log";
 import { type HitResult, limitsFor, retryAfterSeconds } from "../meter/limits";
 import { createMetering, type MeterIdentity, NoopMetering } from "../meter/meter";
@@ -45,7 +46,11 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   c.set("metering", metering);
   const nowMs = Date.now();
   const identity = meterIdentity(c.get("identity"), c.req.raw.headers);
-  const limits = limitsFor(c.get("operation")?.bucket);
+  // A tool call dispatched by /mcp was counted in "all" as the /mcp request
+  // (lib/inner-call.ts); its operation's own bucket (llm) still counts here.
+  const inner = isInnerCall(c.env);
+  const limits = limitsFor(c.get("operation")?.bucket).filter((l) => !inner || l.bucket !== "all");
+  if (limits.length === 0) return next();
   const result = await c
     .get("timings")
     .measure("meter", () => metering.hit(identity, limits, nowMs))

@@ -9,6 +9,7 @@ import type { AppEnv } from "../context";
 import { sessionOp } from "./auth/session";
 import { contractOperations } from "./docs";
 import { healthOp } from "./health";
+import { mcpOperations } from "./mcp";
 import type { Operation } from "./operation";
 import { ITEM_SCHEMAS, V1_OPERATIONS } from "./v1";
 
@@ -27,14 +28,22 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>) {
   return app.getOpenAPI31Document({ openapi: "3.1.0", info: INFO });
 }
 
+/** The document of the registered app, built once: the declarations never change. */
+function contractDocument() {
+  if (!registered) throw new Error("routes are not registered");
+  document ??= openApiDocument(registered);
+  return document;
+}
+
 /** Every operation the service answers, in registration order. */
 export const OPERATIONS: Operation[] = [
   healthOp,
   sessionOp,
-  ...contractOperations(() => {
-    if (!registered) throw new Error("routes are not registered");
-    document ??= openApiDocument(registered);
-    return document;
+  ...contractOperations(contractDocument),
+  ...mcpOperations(contractDocument, () => {
+    const app = registered;
+    if (!app) throw new Error("routes are not registered");
+    return (request, env, ctx) => Promise.resolve(app.fetch(request, env, ctx));
   }),
   ...V1_OPERATIONS,
 ];

@@ -1,0 +1,90 @@
+/**
+ * POST /mcp (MCP over Streamable HTTP, worker/mcp) as a declared operation. It is public at
+ * the HTTP level: listing tools needs no identity, and each tool call is checked as the HTTP
+ * request it becomes. GET and DELETE answer 405 (stateless: no stream, no session).
+ */
+import { z } from "@hono/zod-openapi";
+import type { AppContext } from "../context";
+import { innerEnv } from "../lib/inner-call";
+import { serveMcp } from "../mcp/server";
+import { type OpenApiDoc, type Tool, toolsOf } from "../mcp/tools";
+import { json, type Operation, operation } from "./operation";
+
+/** Sends a request through the Worker's app, as itself (see lib/inner-call.ts). */
+type ExecutionCtx = AppContext["executionCtx"];
+export type AppFetch = (
+  request: Request,
+  env: object,
+  ctx: ExecutionCtx | undefined,
+) => Promise<Response>;
+
+const JsonRpcMessage = z
+  .union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))])
+  .openapi({ description: "A JSON-RPC 2.0 message or batch (MCP)" });
+const JsonRpcError = z.object({
+  jsonrpc: z.literal("2.0"),
+  error: z.object({ code: z.number().int(), message: z.string() }),
+  id: z.union([z.string(), z.number(), z.null()]),
+});
+const transportError = (description: string) => json(JsonRpcError, description);
+
+function executionCtx(c: AppContext): ExecutionCtx | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined; // plain Node: there is no execution context
+  }
+}
+
+export function mcpOperations(document: () => unknown, appFetch: () => AppFetch): Operation[] {
+  let tools: Tool[] | undefined;
+  const post = operation(
+    {
+      method: "post",
+      path: "/mcp",
+      operationId: "mcp",
+      tags: ["mcp"],
+      summary: "MCP over Streamable HTTP (stateless): the memory API as tools, paid with x402",
+      auth: "public",
+      request: { body: { content: { "application/json": { schema: JsonRpcMessage } } } },
+      responses: {
+        200: json(JsonRpcMessage, "The JSON-RPC response (a tool result, with x402 _meta)"),
+        202: { description: "A notification or response was accepted" },
+        400: transportError("Not a valid JSON-RPC message"),
+        406: transportError("The client must accept application/json and text/event-stream"),
+        415: transportError("The body must be application/json"),
+      },
+    },
+    async (c) => {
+      tools ??= toolsOf(document() as OpenApiDoc);
+      const fetchApp = appFetch();
+      const ctx = executionCtx(c);
+      return serveMcp(c.req.raw, c.req.valid("json"), tools, (request) =>
+        fetchApp(request, innerEnv(c.env), ctx),
+      );
+    },
+  );
+  const refuse = (method: "get" | "delete") =>
+    operation(
+      {
+        method,
+        path: "/mcp",
+        operationId: `mcp_${method}`,
+        tags: ["mcp"],
+        summary: "Not offered: the endpoint is stateless (no event stream, no session)",
+        auth: "public",
+        responses: { 405: transportError("Method not allowed") },
+      },
+      (c) =>
+        c.json(
+          {
+            jsonrpc: "2.0" as const,
+            error: { code: -32000, message: "Method not allowed." },
+            id: null,
+          },
+          405,
+          { Allow: "POST" },
+        ),
+    );
+  return [post, refuse("get"), refuse("delete")];
+}
