@@ -1,0 +1,63 @@
+/**
+ * GET /docs, the API reference, renders in Debian's chromium with every request outside the
+ * service refused (no CDN, no font host: its scripts and styles are the Worker's own), with no
+ * console error (a CSP violation is one), and lists every operation of /openapi.json.
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  launchChromium,
+  openPage,
+  SCREENSHOTS,
+  type Stack,
+  screenshot,
+  startStack,
+} from "./harness";
+
+let stack: Stack;
+let browser: Browser;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe("GET /docs", () => {
+  it("renders every operation offline, from the Worker's own files", async () => {
+    const { page, context, problems } = await openPage(browser, stack.baseUrl);
+    const origin = new URL(stack.baseUrl).origin;
+    const outside: string[] = [];
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(origin) || url.startsWith("data:")) return route.continue();
+      outside.push(url);
+      return route.abort("internetdisconnected");
+    });
+    const doc = (await (await fetch(`${stack.baseUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations = Object.values(doc.paths).reduce(
+      (n, item) => n + Object.keys(item).length,
+      0,
+    );
+
+    await page.goto("/docs");
+    await expect.poll(() => page.locator(".opblock").count(), { timeout: 30_000 }).toBe(operations);
+    expect(await page.locator(".info .title").textContent()).toContain("memory-service");
+    await page.locator(".opblock-summary-path", { hasText: "/v1/recall" }).first().click();
+    await expect
+      .poll(() => page.locator(".opblock.is-open .responses-table").count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    await screenshot(page, "api-docs");
+    // The top of the page too, as the README shows it.
+    await page.evaluate("window.scrollTo(0, 0)");
+    await page.screenshot({ path: `${SCREENSHOTS}/api-docs-top.png` });
+    expect(outside).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
