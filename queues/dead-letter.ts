@@ -10,7 +10,7 @@ import { jobMessage } from "../worker/jobs/message";
 import { markFailed } from "../worker/jobs/records";
 import { backoffSeconds } from "../worker/jobs/retry";
 import { logError } from "../worker/lib/log";
-import { openServices } from "../worker/middleware/services";
+import { openServices } from "../worker/services";
 
 export const GAVE_UP_MESSAGE = "The job could not be completed after repeated attempts";
 

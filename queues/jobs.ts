@@ -11,7 +11,7 @@ import { jobMessage } from "../worker/jobs/message";
 import { processJob } from "../worker/jobs/process";
 import { backoffSeconds } from "../worker/jobs/retry";
 import { logError } from "../worker/lib/log";
-import { openServices } from "../worker/middleware/services";
+import { openServices } from "../worker/services";
 
 export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   let opened: ReturnType<typeof openServices>;

@@ -24,7 +24,7 @@ import type { JobKind, JobMessage } from "../worker/jobs/message";
 import { insertJob } from "../worker/jobs/records";
 import { BACKOFF_BASE_SECONDS, backoffSeconds } from "../worker/jobs/retry";
 import { RulesProvider } from "../worker/llm/rules";
-import { openServices } from "../worker/middleware/services";
+import { openServices } from "../worker/services";
 import { ensureUser } from "../worker/users";
 import { type Json, newWallet, type Wallet } from "./helpers";
 

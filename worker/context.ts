@@ -14,7 +14,7 @@ import type { OperationMeta } from "./routes/meta";
  */
 export interface Services {
   config: Config;
-  /** Opened on first use and closed after the response (see middleware/services.ts). */
+  /** Opened on first use and closed after the response (see services.ts). */
   readonly db: Db;
   readonly embedder: Embedder;
   /** The language-model provider of LLM_PROVIDER, built on first use. */

@@ -13,7 +13,7 @@ import type { DomainContext } from "../context";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
 import { logError } from "../lib/log";
-import { openServices } from "../middleware/services";
+import { openServices } from "../services";
 import type { JobKind, JobMessage } from "./message";
 import { processJob } from "./process";
 import { insertJob, markFailed } from "./records";

@@ -1,0 +1,47 @@
+import type { Services } from "./context";
+import { connectDb, type DbHandle } from "./db/client";
+import { createEmbedder } from "./embed";
+import type { Embedder } from "./embed/embedder";
+import { type Env, parseConfig } from "./env";
+import { ApiError } from "./errors";
+import { createLlmProvider } from "./llm";
+import type { LlmProvider } from "./llm/provider";
+
+export interface OpenServices {
+  services: Services;
+  /** Closes the database pool if it was opened; call it once the work is done. */
+  close(): Promise<void>;
+}
+
+/**
+ * The clients of one unit of work (a request, a queue batch), built from the Worker's env.
+ * Workers have no module-level env, so nothing is cached across units except what the drivers
+ * cache themselves. The database pool is opened lazily (public endpoints never touch it).
+ */
+export function openServices(env: Env): OpenServices {
+  const parsed = parseConfig(env);
+  if (!parsed.ok) {
+    console.error("configuration error", parsed.problems);
+    throw new ApiError("INTERNAL_ERROR", "Service is misconfigured");
+  }
+  const config = parsed.config;
+  let handle: DbHandle | undefined;
+  let embedder: Embedder | undefined;
+  let llm: LlmProvider | undefined;
+  const services: Services = {
+    config,
+    get db() {
+      handle ??= connectDb(config.DATABASE_URL, config.NEON_WS_PROXY);
+      return handle.db;
+    },
+    get embedder() {
+      embedder ??= createEmbedder(config, env);
+      return embedder;
+    },
+    get llm() {
+      llm ??= createLlmProvider(config, env);
+      return llm;
+    },
+  };
+  return { services, close: async () => handle?.close() };
+}
