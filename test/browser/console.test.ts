@@ -4,31 +4,19 @@
  * in its own browser context; screenshots of each screen go to test-artifacts/console/.
  */
 import { readFileSync } from "node:fs";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   apiSession,
   apiWallet,
-  launchChromium,
   newAccount,
   openPage,
-  type Stack,
   screenshot,
-  startStack,
+  useStackAndBrowser,
 } from "./harness";
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const env = useStackAndBrowser();
 
 const text = async (locator: Locator) => ((await locator.textContent()) ?? "").trim();
 
@@ -63,19 +51,19 @@ async function signInWithKey(page: Page, key: string) {
 
 describe("the console is served by the Worker", () => {
   it("answers / and /console/* with the console, and every API path as before", async () => {
-    const home = await fetch(`${stack.baseUrl}/`);
+    const home = await fetch(`${env.stack.baseUrl}/`);
     expect(home.status).toBe(200);
     expect(home.headers.get("content-type")).toMatch(/^text\/html/);
     expect(home.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(await home.text()).toContain('<script type="module" src="/console/app.js">');
-    const app = await fetch(`${stack.baseUrl}/console/app.js`);
+    const app = await fetch(`${env.stack.baseUrl}/console/app.js`);
     expect(app.status).toBe(200);
     expect(app.headers.get("content-type")).toMatch(/javascript/);
-    expect(await (await fetch(`${stack.baseUrl}/console/config.json`)).json()).toEqual({
+    expect(await (await fetch(`${env.stack.baseUrl}/console/config.json`)).json()).toEqual({
       test_wallet: true,
     });
 
-    const health = await fetch(`${stack.baseUrl}/health`);
+    const health = await fetch(`${env.stack.baseUrl}/health`);
     expect(health.headers.get("content-type")).toMatch(/^application\/json/);
     expect(((await health.json()) as { status: string }).status).toBe("ok");
     for (const [path, status, code] of [
@@ -84,14 +72,17 @@ describe("the console is served by the Worker", () => {
       ["/v1/nope", 401, "UNAUTHORIZED"],
       ["/v1/memories", 401, "UNAUTHORIZED"],
     ] as const) {
-      const res = await fetch(`${stack.baseUrl}${path}`);
+      const res = await fetch(`${env.stack.baseUrl}${path}`);
       expect(res.status, path).toBe(status);
       expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);
       const body = (await res.json()) as { error: { code: string; request_id: string } };
       expect(body.error.code, path).toBe(code);
       expect(body.error.request_id, path).toBeTruthy();
     }
-    const session = await fetch(`${stack.baseUrl}/auth/session`, { method: "POST", body: "{}" });
+    const session = await fetch(`${env.stack.baseUrl}/auth/session`, {
+      method: "POST",
+      body: "{}",
+    });
     expect(session.status).toBe(422);
     expect(session.headers.get("content-type")).toMatch(/^application\/json/);
   });
@@ -99,7 +90,7 @@ describe("the console is served by the Worker", () => {
 
 describe("a session the service refuses", () => {
   it("signs the tab out and shows the API's reason with its request id", async () => {
-    const { page, context, problems } = await openPage(browser, stack.baseUrl);
+    const { page, context, problems } = await openPage(env.browser, env.stack.baseUrl);
     const stale = {
       token: "not-a-token-this-service-issued",
       wallet: newAccount().address,
@@ -126,7 +117,7 @@ describe("a session the service refuses", () => {
 
 describe("signed in with the dev test wallet", () => {
   it("lists stored memories, recalls with every signal, draws the graph, edits with history", async () => {
-    const { page, context, problems } = await openPage(browser, stack.baseUrl);
+    const { page, context, problems } = await openPage(env.browser, env.stack.baseUrl);
     await page.goto("/");
     await page.getByRole("heading", { name: "Sign in with a wallet" }).waitFor();
     await screenshot(page, "01-sign-in");
@@ -137,7 +128,7 @@ describe("signed in with the dev test wallet", () => {
     expect(await text(page.getByTestId("wallet"))).toBe(session.wallet);
 
     // Three memories stored through the API with the console's own session token.
-    const api = apiSession(stack.baseUrl, session.token);
+    const api = apiSession(env.stack.baseUrl, session.token);
     const darkMode = await api.store("The user prefers dark mode in every code editor", {
       memory_type: "preference",
       importance: 0.8,
@@ -321,9 +312,9 @@ describe("signed in with the dev test wallet", () => {
 
 describe("import and export", () => {
   it("exports JSON and CSV, re-imports the JSON, imports over several requests with progress", async () => {
-    const { page, context, problems } = await openPage(browser, stack.baseUrl);
+    const { page, context, problems } = await openPage(env.browser, env.stack.baseUrl);
     const key = generatePrivateKey();
-    const wallet = apiWallet(stack.baseUrl, privateKeyToAccount(key));
+    const wallet = apiWallet(env.stack.baseUrl, privateKeyToAccount(key));
     await wallet.store("Export me: the user likes green tea", { tags: ["drinks"] });
     await wallet.store("Export me: standup is at ten, in the small room", {
       memory_type: "project",
@@ -452,13 +443,13 @@ describe("import and export", () => {
 
 describe("two wallets", () => {
   it("a second wallet, signed in with a browser wallet, sees none of the first one's memories", async () => {
-    const first = apiWallet(stack.baseUrl);
+    const first = apiWallet(env.stack.baseUrl);
     const secret = await first.store("First wallet only: the launch code word is heliotrope");
     await first.store("First wallet only: the user prefers tabs over spaces");
 
     // The second wallet is an injected EIP-1193 provider whose key stays in this test.
     const second = newAccount();
-    const { page, context, problems } = await openPage(browser, stack.baseUrl);
+    const { page, context, problems } = await openPage(env.browser, env.stack.baseUrl);
     await page.exposeFunction("__walletSign", (hex: string) =>
       second.signMessage({ message: { raw: hex as `0x${string}` } }),
     );

@@ -3,33 +3,15 @@
  * service refused (no CDN, no font host: its scripts and styles are the Worker's own), with no
  * console error (a CSP violation is one), and lists every operation of /openapi.json.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  launchChromium,
-  openPage,
-  SCREENSHOTS,
-  type Stack,
-  screenshot,
-  startStack,
-} from "./harness";
+import { describe, expect, it } from "vitest";
+import { openPage, SCREENSHOTS, screenshot, useStackAndBrowser } from "./harness";
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const env = useStackAndBrowser();
 
 describe("GET /docs", () => {
   it("renders every operation offline, from the Worker's own files", async () => {
-    const { page, context, problems } = await openPage(browser, stack.baseUrl);
-    const origin = new URL(stack.baseUrl).origin;
+    const { page, context, problems } = await openPage(env.browser, env.stack.baseUrl);
+    const origin = new URL(env.stack.baseUrl).origin;
     const outside: string[] = [];
     await context.route("**/*", (route) => {
       const url = route.request().url();
@@ -37,7 +19,7 @@ describe("GET /docs", () => {
       outside.push(url);
       return route.abort("internetdisconnected");
     });
-    const doc = (await (await fetch(`${stack.baseUrl}/openapi.json`)).json()) as {
+    const doc = (await (await fetch(`${env.stack.baseUrl}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
     const operations = Object.values(doc.paths).reduce(

@@ -5,9 +5,10 @@
  * /usr/bin/chromium must exist (.ci/run installs it with apt-get).
  */
 import { existsSync, mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll } from "vitest";
+import { freePort } from "../../scripts/free-port";
 import { startLocalDatabase } from "../../scripts/local-db";
 import { ROOT, startWrangler, waitForHealth } from "../../scripts/service";
 
@@ -17,18 +18,6 @@ const PREFIX = "service-auth";
 export interface Stack {
   baseUrl: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startStack(): Promise<Stack> {
@@ -58,6 +47,34 @@ export async function startStack(): Promise<Stack> {
     throw err;
   }
   return { baseUrl, stop };
+}
+
+/**
+ * A test file's service and browser: started before its tests (together, they take a while),
+ * stopped after. Read them through the getters once the tests run.
+ */
+export function useStackAndBrowser() {
+  let stack: Stack | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (!value) throw new Error(`${what} did not start`);
+    return value;
+  };
+  return {
+    get stack() {
+      return started(stack, "the service");
+    },
+    get browser() {
+      return started(browser, "chromium");
+    },
+  };
 }
 
 export async function launchChromium(): Promise<Browser> {

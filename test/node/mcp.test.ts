@@ -7,7 +7,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -27,21 +26,10 @@ import {
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../../scripts/service";
+import { freePort } from "../../scripts/free-port";
+import { ROOT, waitForHealth } from "../../scripts/service";
 
 const PREFIX = "service-auth";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Dev {
   baseUrl: string;
@@ -79,16 +67,9 @@ async function startDev(): Promise<Dev> {
     log += d;
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`npm run dev:chain exited:\n${log}`);
-    const ok = await fetch(`${baseUrl}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await waitForHealth(baseUrl, 180_000).catch((err: unknown) => {
+    throw new Error(`npm run dev:chain did not get healthy: ${err}\n${log}`);
+  });
   const find = (re: RegExp) => {
     const m = log.match(re);
     if (!m?.[1]) throw new Error(`not in the dev log: ${re}\n${log}`);
