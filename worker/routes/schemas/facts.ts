@@ -10,4 +10,8 @@ export const ExtractResult = z.object({
   tokens_used: z.number().int(),
 });
 
-export const IngestResult = ExtractResult.extend({ relations_created: z.number().int() });
+export const IngestResult = ExtractResult.extend({
+  relations_created: z.number().int(),
+  /** = facts_stored, under the name the public clients read. */
+  memories_created: z.number().int(),
+});

@@ -26,6 +26,10 @@ export const migrateOp = operation(
           files_processed: z.number().int(),
           memories_created: z.number().int(),
           memories_deduplicated: z.number().int(),
+          duplicates_skipped: z
+            .number()
+            .int()
+            .openapi({ description: "= memories_deduplicated (the public clients' name)" }),
           errors: z.array(z.object({ filename: z.string(), error: z.string() })).optional(),
           memory_ids: z.array(Uuid),
           tokens_used: z.number().int(),

@@ -18,6 +18,7 @@ export const statsOp = operation(
       200: json(
         z.object({
           total_memories: z.number().int(),
+          avg_importance: z.number(),
           pinned_count: z.number().int(),
           never_accessed: z.number().int(),
           total_accesses: z.number().int(),
