@@ -1,3 +1,4 @@
+/** The memory screen's edit form: a PATCH of the fields that changed, which writes a history entry. */
 import { useState } from "preact/hooks";
 import { MEMORY_TYPES, type Memory } from "../api";
 import { splitList, tagsOf } from "../ui";

@@ -1,3 +1,4 @@
+/** The memory screen's relations: both directions, the memory at the other end, and adding one. */
 import { useState } from "preact/hooks";
 import { type Api, memoryPath, RELATION_TYPES, type RelationListItem } from "../api";
 import { href } from "../router";

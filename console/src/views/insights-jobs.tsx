@@ -1,0 +1,155 @@
+/** The insights screen's background jobs: the ones this tab started, polled until done. */
+import { useEffect, useState } from "preact/hooks";
+import type { Api, Job } from "../api";
+import { DateTime, ErrorNotice, useLoad } from "../ui";
+
+const JOBS_KEY = "memory-console.jobs";
+
+function rememberedJobs(): string[] {
+  try {
+    const parsed: unknown = JSON.parse(sessionStorage.getItem(JOBS_KEY) ?? "[]");
+    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Background jobs: the API has no list of them, so the console follows the ones started from
+ * this tab (kept in sessionStorage) and any id pasted in, polling until each finishes.
+ */
+export function Jobs({ api }: { api: Api }) {
+  const [ids, setIds] = useState<string[]>(rememberedJobs);
+  const [lookup, setLookup] = useState("");
+  const [threshold, setThreshold] = useState("0.85");
+  const [error, setError] = useState<unknown>(null);
+
+  const track = (id: string) => {
+    const next = [id, ...ids.filter((x) => x !== id)].slice(0, 10);
+    sessionStorage.setItem(JOBS_KEY, JSON.stringify(next));
+    setIds(next);
+  };
+
+  const startConsolidation = async () => {
+    setError(null);
+    try {
+      const job = await api.post<Job>("/v1/memories/consolidate", {
+        async: true,
+        dry_run: true,
+        min_similarity: Number(threshold),
+      });
+      track(job.id);
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  return (
+    <section aria-labelledby="jobs-title">
+      <h2 id="jobs-title">Background jobs</h2>
+      <p class="muted small-text">
+        Ingest, extract and consolidation run as jobs when asked with <code>async: true</code>.
+        Follow one by id, or start a consolidation dry run (it only reports clusters of
+        near-duplicates; a paid call).
+      </p>
+      <div class="cards">
+        <form
+          class="card row"
+          aria-label="Follow a job"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (lookup.trim()) track(lookup.trim());
+            setLookup("");
+          }}
+        >
+          <div class="field grow">
+            <label for="job-id">Job id</label>
+            <input
+              id="job-id"
+              spellcheck={false}
+              value={lookup}
+              onInput={(e) => setLookup(e.currentTarget.value)}
+            />
+          </div>
+          <div class="actions">
+            <button type="submit" class="secondary">
+              Follow job
+            </button>
+          </div>
+        </form>
+        <form
+          class="card row"
+          aria-label="Start a consolidation dry run"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void startConsolidation();
+          }}
+        >
+          <div class="field">
+            <label for="job-threshold">Similarity (0.5–1)</label>
+            <input
+              id="job-threshold"
+              type="number"
+              min={0.5}
+              max={1}
+              step={0.01}
+              value={threshold}
+              onInput={(e) => setThreshold(e.currentTarget.value)}
+            />
+          </div>
+          <div class="actions">
+            <button type="submit">Start consolidation dry run</button>
+          </div>
+        </form>
+      </div>
+      <ErrorNotice error={error} context="Could not start the job" />
+      {ids.length > 0 && (
+        <ul class="plain jobs" data-testid="jobs">
+          {ids.map((id) => (
+            <JobRow key={id} api={api} id={id} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function JobRow({ api, id }: { api: Api; id: string }) {
+  const [tick, setTick] = useState(0);
+  const job = useLoad(
+    (signal) => api.get<Job>(`/v1/jobs/${encodeURIComponent(id)}`, {}, { signal }),
+    `${id}:${tick}`,
+  );
+  const status = job.data?.status;
+  useEffect(() => {
+    if (status !== "queued" && status !== "running") return;
+    const timer = setTimeout(() => setTick((t) => t + 1), 1500);
+    return () => clearTimeout(timer);
+  }, [status, tick]);
+  const data = job.data;
+  return (
+    <li>
+      <code>{id}</code>{" "}
+      {data ? (
+        <>
+          <span class={`badge job-${data.status}`}>{data.status}</span> {data.kind}, attempts{" "}
+          {data.attempts}, started <DateTime iso={data.started_at} />, finished{" "}
+          <DateTime iso={data.finished_at} />
+          {data.error && (
+            <span class="error-text">
+              {" "}
+              {data.error.code}: {data.error.message}
+            </span>
+          )}
+          {data.status === "succeeded" && data.result !== null && (
+            <details>
+              <summary>Result</summary>
+              <pre>{JSON.stringify(data.result, null, 2)}</pre>
+            </details>
+          )}
+        </>
+      ) : null}
+      <ErrorNotice error={job.error} />
+    </li>
+  );
+}
