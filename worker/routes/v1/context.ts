@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { domain } from "../../context";
 import { afterResponse } from "../../lib/after-response";
+import { recordAccess } from "../../recall/access";
 import { buildContext, contextInput } from "../../recall/context";
-import { recordAccess } from "../../recall/recall";
 import { json, operation } from "../operation";
 import { MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";
 

@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { domain } from "../../context";
 import { afterResponse } from "../../lib/after-response";
-import { recall, recallInput, recordAccess } from "../../recall/recall";
+import { recordAccess } from "../../recall/access";
+import { recall } from "../../recall/recall";
+import { recallInput } from "../../recall/request";
 import { json, operation } from "../operation";
 import { MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";
 import { RelationTypeName } from "../schemas/relation";

@@ -1,0 +1,227 @@
+/**
+ * Recall's one SQL statement: the candidates (every memory passing the filters when there are
+ * at most EXACT_SCAN_MAX of them, else the nearest vectors and the full-text matches), scored
+ * in Postgres with scoreSql, the best few returned with their text (recall.ts ranks them).
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { EXACT_SCAN_MAX } from "../memories/nearest";
+import { scoreSql } from "./scoring";
+
+/** How many candidates each index contributes, per requested result. */
+export const CANDIDATES_PER_RESULT = 5;
+export const MIN_CANDIDATES = 50;
+export const MAX_CANDIDATES = 500;
+/** Most full-text matches ranked for keyword candidates (see the kw CTE). */
+const KEYWORD_SCAN_MAX = 2000;
+/** Query lexemes used for keyword matching (a 32 KB query would otherwise OR thousands). */
+const MAX_QUERY_LEXEMES = 64;
+
+/** One of the best-scoring candidates: its signals and what the response shows of it. */
+export type CandidateRow = {
+  id: string;
+  importance: number;
+  memory_type: string;
+  pinned: boolean;
+  access_count: number;
+  created_at: Date | string;
+  accessed_at: Date | string;
+  vector_sim: number | string | null;
+  keyword: number | string | null;
+  relation_count: number | string;
+  /** The query's median and best cosine among the memories scored (recallStatement's vs). */
+  vector_median: number | string;
+  vector_best: number | string;
+  content: string;
+  metadata: Record<string, unknown>;
+  tags: string[];
+  namespace: string;
+  session_id: string | null;
+  agent_id: string | null;
+};
+
+/**
+ * Query lexemes found in more than this share of all memories (Postgres's own statistics,
+ * pg_stats.most_common_elems of the search column) are left out of the keyword candidate
+ * search: their posting lists are long and they say little. They still count in the keyword
+ * signal of every candidate. Without statistics (e.g. never analyzed) every lexeme is used.
+ */
+const COMMON_LEXEME_SHARE = 0.01;
+/** Lexemes paired up for keyword candidates (at most 66 pairs). */
+const KEYWORD_PAIR_LEXEMES = 12;
+/** Rows ranked beyond the requested limit, so the exact re-sort in scoreMemory has slack. */
+export const SCORE_SLACK = 10;
+
+export interface RecallStatementInput {
+  where: SQL;
+  query: string;
+  /** The query embedding as a pgvector literal. */
+  vector: string;
+  model: string;
+  /** Rescale a semantic model's cosine in relevance (scoring.ts, relevantVector). */
+  semantic: boolean;
+  /** Candidates per source (nearest vectors, full-text). */
+  k: number;
+  /** Rows returned: the best `take` by score. */
+  take: number;
+  now: number;
+}
+
+/** The candidate-and-score query of recall (exported for EXPLAIN in benchmarks). */
+export function recallStatement({
+  where,
+  query,
+  vector: v,
+  model,
+  semantic,
+  k,
+  take,
+  now,
+}: RecallStatementInput): SQL {
+  const col = (name: string) => sql.raw(`c.${name}`);
+  const score = scoreSql(
+    {
+      vector: col("vector_sim"),
+      keyword: col("keyword"),
+      importance: col("importance"),
+      memoryType: col("memory_type"),
+      pinned: col("pinned"),
+      accessCount: col("access_count"),
+      relationCount: col("relation_count"),
+      createdAt: col("created_at"),
+      accessedAt: col("accessed_at"),
+    },
+    now,
+    semantic ? { median: sql`(SELECT med FROM vs)`, best: sql`(SELECT best FROM vs)` } : null,
+  );
+  return sql`
+    WITH qlex AS (
+      SELECT coalesce((array_agg(DISTINCT lexeme))[1:${MAX_QUERY_LEXEMES}], '{}') AS lex
+      FROM unnest(to_tsvector('english', ${query}))
+    ),
+    common AS (
+      SELECT coalesce(array_agg(e.lexeme), '{}') AS lex
+      FROM pg_stats s,
+        unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq)
+      WHERE s.schemaname = current_schema() AND s.tablename = 'memories'
+        AND s.attname = 'search' AND e.lexeme IS NOT NULL AND e.freq > ${COMMON_LEXEME_SHARE}
+    ),
+    -- Lexemes for keyword candidates, informative first (see COMMON_LEXEME_SHARE).
+    klex AS (
+      SELECT (ARRAY(
+        SELECT l FROM unnest(qlex.lex) AS l ORDER BY l = ANY (common.lex), l
+      ))[1:${KEYWORD_PAIR_LEXEMES}] AS lex, common.lex AS common
+      FROM qlex, common
+    ),
+    qt AS (
+      SELECT qlex.lex,
+        ARRAY(SELECT quote_literal(l)::tsquery FROM unnest(qlex.lex) AS l) AS tqs,
+        CASE WHEN cardinality(qlex.lex) = 0 THEN NULL
+          ELSE array_to_string(ARRAY(SELECT quote_literal(l) FROM unnest(qlex.lex) AS l), ' | ')
+            ::tsquery
+        END AS tq,
+        -- Keyword candidates share at least two query lexemes (one alone for a one-lexeme
+        -- query), not both common ones unless every lexeme is common.
+        CASE WHEN cardinality(klex.lex) = 0 THEN NULL
+          WHEN cardinality(klex.lex) = 1 THEN quote_literal(klex.lex[1])::tsquery
+          ELSE (
+            SELECT string_agg(format('(%s & %s)', quote_literal(x.a), quote_literal(y.b)), ' | ')
+            FROM unnest(klex.lex) WITH ORDINALITY AS x(a, i),
+              unnest(klex.lex) WITH ORDINALITY AS y(b, j)
+            WHERE x.i < y.j
+              AND (x.a <> ALL (klex.common) OR y.b <> ALL (klex.common) OR klex.lex <@ klex.common)
+          )::tsquery
+        END AS kq
+      FROM qlex, klex
+    ),
+    scope AS MATERIALIZED (
+      SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE ${where} LIMIT ${EXACT_SCAN_MAX + 1}) s
+    ),
+    exact AS (
+      SELECT id FROM memories WHERE ${where} AND (SELECT n FROM scope) <= ${EXACT_SCAN_MAX}
+    ),
+    vec_ann AS (
+      SELECT id FROM memories
+      WHERE ${where} AND embedding_model = ${model} AND (SELECT n FROM scope) > ${EXACT_SCAN_MAX}
+      ORDER BY embedding <=> ${v}::vector
+      LIMIT ${k}
+    ),
+    kw AS (
+      -- Ranks at most KEYWORD_SCAN_MAX rows sharing two query lexemes (qt.kq): ranking every
+      -- row with any query lexeme cost ~0.9 s at 100k memories, and ~40 ms for the rare ones.
+      -- ts_rank, not ts_rank_cd: 2,000 rows rank in ~2 ms instead of ~11 ms.
+      SELECT matched.id FROM (
+        SELECT id, search FROM memories, qt
+        WHERE ${where} AND (SELECT n FROM scope) > ${EXACT_SCAN_MAX}
+          AND qt.kq IS NOT NULL AND search @@ qt.kq
+        LIMIT ${KEYWORD_SCAN_MAX}
+      ) matched, qt
+      ORDER BY ts_rank(matched.search, qt.tq) DESC
+      LIMIT ${k}
+    ),
+    -- The candidate ids as one array: the planner then looks them up through the primary key.
+    -- As a CTE joined to memories it estimated the whole scope (the never-run exact branch)
+    -- and hashed the entire table: 230 ms of a 450 ms recall at 100k memories.
+    cand AS (
+      SELECT ARRAY(
+        SELECT id FROM exact UNION SELECT id FROM vec_ann UNION SELECT id FROM kw
+      ) AS ids
+    ),
+    rc AS (
+      SELECT e.id, count(*) AS n
+      FROM (
+        SELECT r.source_id AS id, r.target_id AS other FROM relations r
+        WHERE r.source_id = ANY((SELECT ids FROM cand)::uuid[])
+        UNION ALL
+        SELECT r.target_id, r.source_id FROM relations r
+        WHERE r.target_id = ANY((SELECT ids FROM cand)::uuid[])
+      ) e
+      JOIN memories o ON o.id = e.other
+      WHERE o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
+      GROUP BY e.id
+    ),
+    -- Materialized: the score refers to each signal several times, and inlined, Postgres
+    -- recomputed the vector distance for every reference.
+    c0 AS MATERIALIZED (
+      SELECT m.id, m.importance::text::float8 AS importance, -- real → the value JS reads
+        m.memory_type, m.pinned, m.access_count,
+        m.created_at, m.accessed_at,
+        CASE WHEN m.embedding_model = ${model} THEN 1 - (m.embedding <=> ${v}::vector) ELSE 0 END
+          AS vector_sim,
+        m.embedding_model = ${model} AS same_model,
+        -- Which query lexemes (1-based positions in qt.lex) the memory contains.
+        ARRAY(SELECT q.i FROM unnest(qt.tqs) WITH ORDINALITY AS q(t, i) WHERE m.search @@ q.t)
+          AS hits,
+        coalesce(rc.n, 0) AS relation_count
+      FROM memories m CROSS JOIN qt LEFT JOIN rc ON rc.id = m.id
+      WHERE m.id = ANY((SELECT ids FROM cand)::uuid[])
+    ),
+    -- Inverse document frequency of each query lexeme among the scored memories (the whole
+    -- scope on the exact path, the candidates otherwise): ln(1 + (N - df + 0.5) / (df + 0.5)).
+    idf AS (
+      SELECT x.i, ln(1 + ((SELECT count(*) FROM c0) - coalesce(d.n, 0) + 0.5)
+        / (coalesce(d.n, 0) + 0.5)) AS w
+      FROM qt, generate_subscripts(qt.lex, 1) AS x(i)
+      LEFT JOIN (SELECT h AS i, count(*) AS n FROM c0, unnest(c0.hits) AS h GROUP BY h) d
+        ON d.i = x.i
+    ),
+    -- The query's median and best cosine among the memories of this model scored, clamped as
+    -- the score clamps them (NaN, a zero vector's cosine, is 0).
+    vs AS MATERIALIZED (
+      SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY x), 0)::float8 AS med,
+        coalesce(max(x), 0)::float8 AS best
+      FROM (SELECT greatest(0::float8, least(1::float8,
+          CASE WHEN vector_sim = 'NaN'::float8 THEN 0 ELSE vector_sim END)) AS x
+        FROM c0 WHERE same_model) s
+    ),
+    c AS MATERIALIZED (
+      SELECT c0.*,
+        coalesce((SELECT sum(idf.w) FROM idf WHERE idf.i = ANY (c0.hits))
+          / nullif((SELECT sum(w) FROM idf), 0), 0)::float8 AS keyword
+      FROM c0
+    ),
+    top AS (SELECT c.* FROM c ORDER BY ${score} DESC, c.id LIMIT ${take})
+    -- Text and metadata only for the returned rows, in the same round trip.
+    SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id,
+      vs.med AS vector_median, vs.best AS vector_best
+    FROM top JOIN memories m ON m.id = top.id CROSS JOIN vs`;
+}
