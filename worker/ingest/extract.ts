@@ -20,7 +20,8 @@ import { mapConcurrent } from "../llm/concurrency";
 import type { ChatMessage, Fact, LlmProvider } from "../llm/provider";
 import { cutAtWord, wordKey } from "../llm/sentences";
 import * as f from "../memories/fields";
-import { type NewMemory, type StoredItem, storeMemories } from "../memories/store";
+import { type StoredItem, storeMemories } from "../memories/store";
+import type { NewMemory } from "../memories/store-input";
 import { chunkConversation } from "./chunk";
 
 export const MAX_MESSAGES = 100;

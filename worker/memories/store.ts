@@ -16,55 +16,17 @@
  * deduplicated id. Merges write no history entry (only PATCH does).
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import { mergeText } from "./dedup-rule";
-import * as f from "./fields";
+import { type Draft, embedJoined, existingDraft, merge, type Nearest } from "./merge";
 import { EXACT_SCAN_MAX } from "./nearest";
 import { liveMemory, type MemoryJson, type MemoryRecord, memoryColumns, toMemory } from "./rows";
+import type { NewMemory } from "./store-input";
 
 export const DEDUP_THRESHOLD = 0.95;
-
-export const storeInput = z
-  .object({
-    content: f.content,
-    metadata: f.metadata.optional(),
-    tags: f.tags.optional(),
-    importance: f.importance.optional(),
-    namespace: f.namespace.optional(),
-    memory_type: f.memoryType.optional(),
-    session_id: f.scope.nullish(),
-    agent_id: f.scope.nullish(),
-    expires_at: f.futureDate.nullish(),
-    pinned: z.boolean().optional(),
-    immutable: z.boolean().optional(),
-  })
-  .transform((input, ctx) => {
-    const { tags: metaTags, ...metadata } = input.metadata ?? {};
-    const tags = f.mergeTags(input.tags, metaTags as string[] | undefined);
-    if (tags.length > f.LIMITS.tags) {
-      ctx.addIssue({ code: "custom", path: ["tags"], message: `at most ${f.LIMITS.tags} tags` });
-      return z.NEVER;
-    }
-    return {
-      content: input.content,
-      metadata,
-      tags,
-      importance: input.importance ?? 0.5,
-      namespace: input.namespace ?? "default",
-      memoryType: input.memory_type ?? "general",
-      sessionId: input.session_id ?? null,
-      agentId: input.agent_id ?? null,
-      expiresAt: input.expires_at ?? null,
-      pinned: input.pinned ?? false,
-      immutable: input.immutable ?? false,
-    };
-  });
-
-export type NewMemory = z.output<typeof storeInput>;
 
 export interface StoredItem {
   id: string;
@@ -85,39 +47,6 @@ export interface StoreOptions {
    */
   withMemories?: boolean;
 }
-
-/** A memory as the batch will leave it: an existing row being merged into, or a new one. */
-interface Draft {
-  id: string;
-  isNew: boolean;
-  dirty: boolean;
-  namespace: string;
-  content: string;
-  vector: number[];
-  hash: string;
-  tags: string[];
-  metadata: Record<string, unknown>;
-  importance: number;
-  pinned: boolean;
-  immutable: boolean;
-  expiresAt: Date | null;
-  input?: NewMemory;
-  /** Its content joins two texts and is embedded once the batch is merged. */
-  reembed?: boolean;
-}
-
-type Nearest = {
-  i: number;
-  id: string;
-  content: string;
-  tags: string[];
-  importance: number;
-  metadata: Record<string, unknown>;
-  pinned: boolean;
-  immutable: boolean;
-  expires_at: Date | string | null;
-  similarity: number;
-};
 
 const vectorLiteral = (v: number[]) => `[${v.join(",")}]`;
 
@@ -306,62 +235,4 @@ export async function storeMemories(
     return { items: out, stored: out.flatMap((o) => byId.get(o.id) ?? []) };
   });
   return { items, tokensUsed: tokens + extraTokens, memories: stored };
-}
-
-/** Embeds the drafts whose content joins two texts; returns the tokens it took. */
-async function embedJoined(ctx: DomainContext, drafts: Draft[]): Promise<number> {
-  const joined = drafts.filter((d) => d.reembed);
-  if (joined.length === 0) return 0;
-  const { vectors, tokens } = await ctx.embedder.embed(joined.map((d) => d.content));
-  for (const [i, d] of joined.entries()) {
-    const vector = vectors[i];
-    if (!vector) throw new ApiError("INTERNAL_ERROR", "Embedding count mismatch");
-    d.vector = vector;
-    d.hash = await sha256Hex(d.content);
-  }
-  return tokens;
-}
-
-function existingDraft(row: Nearest, namespace: string): Draft {
-  return {
-    id: row.id,
-    isNew: false,
-    dirty: false,
-    namespace,
-    content: row.content,
-    // Empty until a merge replaces the text: the stored vector is not fetched (see above).
-    vector: [],
-    hash: "",
-    tags: row.tags,
-    metadata: row.metadata,
-    importance: Number(row.importance),
-    pinned: row.pinned,
-    immutable: row.immutable,
-    expiresAt: row.expires_at ? new Date(row.expires_at) : null,
-  };
-}
-
-/** Applies the merge rules of the header comment to a draft. */
-function merge(target: Draft, input: NewMemory, vector: number[], hash: string): void {
-  if (target.immutable) return;
-  const text = mergeText(target.content, input.content);
-  if (text?.kind === "replaced") {
-    target.content = input.content;
-    target.vector = vector;
-    target.hash = hash;
-  } else if (text?.kind === "joined") {
-    target.content = text.content;
-    target.vector = [];
-    target.reembed = true;
-  }
-  target.tags = f.mergeTags(target.tags, input.tags).slice(0, f.LIMITS.tags);
-  const metadata = { ...target.metadata, ...input.metadata };
-  if (f.byteLength(JSON.stringify(metadata)) <= f.LIMITS.metadataBytes) target.metadata = metadata;
-  target.importance = Math.max(target.importance, input.importance);
-  target.pinned = target.pinned || input.pinned;
-  target.expiresAt =
-    target.expiresAt && input.expiresAt
-      ? new Date(Math.max(target.expiresAt.getTime(), input.expiresAt.getTime()))
-      : null;
-  target.dirty = true;
 }

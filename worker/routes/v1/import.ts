@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { domain } from "../../context";
-import { storeInput, storeMemories } from "../../memories/store";
+import { storeMemories } from "../../memories/store";
+import { storeInput } from "../../memories/store-input";
 import { json, operation } from "../operation";
 import { Uuid } from "../schemas/memory";
 

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { domain } from "../../../context";
 import { LIMITS } from "../../../memories/fields";
-import { storeInput, storeMemories } from "../../../memories/store";
+import { storeMemories } from "../../../memories/store";
+import { storeInput } from "../../../memories/store-input";
 import { json, operation } from "../../operation";
 import { Memory, Uuid } from "../../schemas/memory";
 
