@@ -6,47 +6,28 @@
  * If the database cannot be reached the message is retried like any other.
  */
 import type { Env } from "../worker/env";
-import { jobMessage } from "../worker/jobs/message";
 import { markFailed } from "../worker/jobs/records";
 import { backoffSeconds } from "../worker/jobs/retry";
 import { logError } from "../worker/lib/log";
-import { openServices } from "../worker/services";
+import { forEachJobMessage } from "./batch";
 
 export const GAVE_UP_MESSAGE = "The job could not be completed after repeated attempts";
 
 export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  let opened: ReturnType<typeof openServices>;
-  try {
-    opened = openServices(env);
-  } catch (err) {
-    logError(`queue ${batch.queue}: cannot record dead jobs`, err);
-    for (const msg of batch.messages) msg.retry({ delaySeconds: backoffSeconds(msg.attempts) });
-    return;
-  }
-  try {
-    for (const msg of batch.messages) {
-      const parsed = jobMessage.safeParse(msg.body);
-      if (!parsed.success) {
-        console.error(`queue ${batch.queue}: dropping malformed message ${msg.id}`);
-        msg.ack();
-        continue;
-      }
-      const { job_id, user_id, kind } = parsed.data;
-      try {
-        const failed = await markFailed(
-          opened.services.db,
-          { id: job_id, userId: user_id, kind },
-          { code: "INTERNAL_ERROR", message: GAVE_UP_MESSAGE },
-          true,
-        );
-        console.error(`job ${job_id}: dead-lettered${failed ? ", marked failed" : " (finished)"}`);
-        msg.ack();
-      } catch (err) {
-        logError(`job ${job_id}: could not record the dead letter`, err);
-        msg.retry({ delaySeconds: backoffSeconds(msg.attempts) });
-      }
+  await forEachJobMessage(batch, env, "record dead jobs", async (services, job, msg) => {
+    const { job_id, user_id, kind } = job;
+    try {
+      const failed = await markFailed(
+        services.db,
+        { id: job_id, userId: user_id, kind },
+        { code: "INTERNAL_ERROR", message: GAVE_UP_MESSAGE },
+        true,
+      );
+      console.error(`job ${job_id}: dead-lettered${failed ? ", marked failed" : " (finished)"}`);
+      msg.ack();
+    } catch (err) {
+      logError(`job ${job_id}: could not record the dead letter`, err);
+      msg.retry({ delaySeconds: backoffSeconds(msg.attempts) });
     }
-  } finally {
-    await opened.close();
-  }
+  });
 }
