@@ -161,30 +161,8 @@ export async function memoryGraph(
     .where(and(eq(memories.id, rootId), liveMemory(ctx.userId)));
   if (!root) throw notFound();
 
-  const src = alias(memories, "src");
-  const dst = alias(memories, "dst");
   const edgesOf = async (frontier: string[]): Promise<Edge[]> =>
-    ctx.db
-      .select({
-        source_id: relations.sourceId,
-        target_id: relations.targetId,
-        relation_type: relations.relationType,
-      })
-      .from(relations)
-      .innerJoin(src, eq(src.id, relations.sourceId))
-      .innerJoin(dst, eq(dst.id, relations.targetId))
-      .where(
-        and(
-          eq(relations.userId, ctx.userId),
-          or(inArray(relations.sourceId, frontier), inArray(relations.targetId, frontier)),
-          q.relation_types && q.relation_types.length > 0
-            ? inArray(relations.relationType, q.relation_types)
-            : undefined,
-          isLive(src),
-          isLive(dst),
-        ),
-      )
-      .orderBy(relations.createdAt, relations.id);
+    (await liveRelationsOf(ctx, frontier, q.relation_types)).map(({ id: _id, ...edge }) => edge);
 
   const walk = await walkGraph(rootId, edgesOf, { maxDepth: q.depth, maxNodes: q.limit });
   const nodes =
@@ -203,4 +181,33 @@ export async function memoryGraph(
     edges: walk.edges,
     depth: walk.depth,
   };
+}
+
+/**
+ * The caller's relations that touch any of `ids` and whose two ends are both live, oldest
+ * first, optionally of some types only (graph walk, recall's include_relations).
+ */
+export function liveRelationsOf(ctx: DomainContext, ids: string[], types?: string[]) {
+  const src = alias(memories, "src");
+  const dst = alias(memories, "dst");
+  return ctx.db
+    .select({
+      id: relations.id,
+      source_id: relations.sourceId,
+      target_id: relations.targetId,
+      relation_type: relations.relationType,
+    })
+    .from(relations)
+    .innerJoin(src, eq(src.id, relations.sourceId))
+    .innerJoin(dst, eq(dst.id, relations.targetId))
+    .where(
+      and(
+        eq(relations.userId, ctx.userId),
+        or(inArray(relations.sourceId, ids), inArray(relations.targetId, ids)),
+        types && types.length > 0 ? inArray(relations.relationType, types) : undefined,
+        isLive(src),
+        isLive(dst),
+      ),
+    )
+    .orderBy(relations.createdAt, relations.id);
 }
