@@ -12,7 +12,7 @@ import {
   request,
   signAuth,
   type Wallet,
-} from "./helpers";
+} from "../../helpers";
 
 /**
  * A text made of random made-up words, so that no two texts of a test are near-duplicates

@@ -5,13 +5,13 @@
  * merges similar memories with the provider.
  */
 import { describe, expect, it } from "vitest";
-import { LocalEmbedder } from "../worker/embed/local";
-import { cosine } from "../worker/embed/vector";
-import { chunkText } from "../worker/ingest/chunk";
-import { countTokens } from "../worker/lib/tokens";
-import type { ChatMessage } from "../worker/llm/provider";
-import { RulesProvider } from "../worker/llm/rules";
-import { expectError, type Json, newWallet, request, type Wallet } from "./helpers";
+import { LocalEmbedder } from "../../worker/embed/local";
+import { cosine } from "../../worker/embed/vector";
+import { chunkText } from "../../worker/ingest/chunk";
+import { countTokens } from "../../worker/lib/tokens";
+import type { ChatMessage } from "../../worker/llm/provider";
+import { RulesProvider } from "../../worker/llm/rules";
+import { expectError, type Json, newWallet, request, type Wallet } from "../helpers";
 
 const rules = new RulesProvider();
 const embedder = new LocalEmbedder();

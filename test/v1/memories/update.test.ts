@@ -12,7 +12,7 @@ import {
   request,
   signAuth,
   type Wallet,
-} from "./helpers";
+} from "../../helpers";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

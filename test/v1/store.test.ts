@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ApiResponse, expectError, newWallet, type Wallet } from "./helpers";
+import { type ApiResponse, expectError, newWallet, type Wallet } from "../helpers";
 
 const issuePaths = (res: ApiResponse) =>
   (res.body.error.details.issues as Array<{ path: string }>).map((i) => i.path);

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { connectDb } from "../worker/db/client";
-import { expectError, newWallet, type Wallet } from "./helpers";
+import { connectDb } from "../../../worker/db/client";
+import { expectError, newWallet, type Wallet } from "../../helpers";
 
 // Cosine similarities under the local embedder: A~C 0.870, A~B 0.835, B~C 0.713, D~E 0.917,
 // and about 0 between the groups and with F. No pair differs in a number, date, name or

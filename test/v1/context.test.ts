@@ -2,14 +2,14 @@
  * POST /v1/context: the text and structured blocks, ordering with and without a query,
  * max_memories (and the clients' alias `limit`), the max_tokens budget, metadata, filters,
  * validation, empty wallets and wallet isolation; summarize never merges distinct facts (the
- * rest of summarize is in test/ingest.test.ts).
+ * rest of summarize is in test/v1/ingest.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { LocalEmbedder } from "../worker/embed/local";
-import { cosine } from "../worker/embed/vector";
-import { countTokens } from "../worker/lib/tokens";
-import { RulesProvider } from "../worker/llm/rules";
-import { expectError, type Json, newWallet, request, type Wallet } from "./helpers";
+import { LocalEmbedder } from "../../worker/embed/local";
+import { cosine } from "../../worker/embed/vector";
+import { countTokens } from "../../worker/lib/tokens";
+import { RulesProvider } from "../../worker/llm/rules";
+import { expectError, type Json, newWallet, request, type Wallet } from "../helpers";
 
 const HEADER = "Relevant memories:";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -388,7 +388,7 @@ describe("POST /v1/context: limits", () => {
       { format: "text" },
       { format: "structured" },
       { summarize: false },
-      // summarize merges similar memories (test/ingest.test.ts); one memory stays as it is.
+      // summarize merges similar memories (test/v1/ingest.test.ts); one memory stays as it is.
       { summarize: true },
     ]) {
       const res = await w.post("/v1/context", ok);

@@ -3,7 +3,7 @@
  * GET /v1/memories/count and GET /v1/tags. Every test uses fresh wallets.
  */
 import { describe, expect, it } from "vitest";
-import { expectError, type Json, MISSING_ID, newWallet, type Wallet } from "./helpers";
+import { expectError, type Json, MISSING_ID, newWallet, type Wallet } from "../../helpers";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

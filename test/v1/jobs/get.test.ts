@@ -10,10 +10,10 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { connectDb } from "../worker/db/client";
-import type { Env } from "../worker/env";
-import worker from "../worker/index";
-import { RulesProvider } from "../worker/llm/rules";
+import { connectDb } from "../../../worker/db/client";
+import type { Env } from "../../../worker/env";
+import worker from "../../../worker/index";
+import { RulesProvider } from "../../../worker/llm/rules";
 import {
   expectError,
   type Json,
@@ -22,7 +22,7 @@ import {
   request,
   signAuth,
   type Wallet,
-} from "./helpers";
+} from "../../helpers";
 
 const rules = new RulesProvider();
 const bindings: Env = { ...env };

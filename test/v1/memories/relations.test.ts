@@ -12,7 +12,7 @@ import {
   newWallet,
   request,
   type Wallet,
-} from "./helpers";
+} from "../../helpers";
 
 const RELATION_TYPES = [
   "related_to",

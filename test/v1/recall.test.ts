@@ -7,14 +7,14 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { connectDb, type Db } from "../worker/db/client";
-import type { Embedder } from "../worker/embed/embedder";
-import { LocalEmbedder } from "../worker/embed/local";
-import { OpenAiEmbedder } from "../worker/embed/openai";
-import { countTokens } from "../worker/lib/tokens";
-import { type Scored, scoreMemory, type VectorScale } from "../worker/recall/scoring";
-import { BGE_MODEL, bgeEndpoint, bgeWallet } from "./bge-worker";
-import { expectError, type Json, newWallet, request, signAuth, type Wallet } from "./helpers";
+import { connectDb, type Db } from "../../worker/db/client";
+import type { Embedder } from "../../worker/embed/embedder";
+import { LocalEmbedder } from "../../worker/embed/local";
+import { OpenAiEmbedder } from "../../worker/embed/openai";
+import { countTokens } from "../../worker/lib/tokens";
+import { type Scored, scoreMemory, type VectorScale } from "../../worker/recall/scoring";
+import { BGE_MODEL, bgeEndpoint, bgeWallet } from "../bge-worker";
+import { expectError, type Json, newWallet, request, signAuth, type Wallet } from "../helpers";
 
 const DAY = 86_400_000;
 const SIGNAL_KEYS = [

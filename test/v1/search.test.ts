@@ -3,7 +3,7 @@
  * GET /v1/memories/search?q=...
  */
 import { describe, expect, it } from "vitest";
-import { expectError, type Json, newWallet, request, type Wallet } from "./helpers";
+import { expectError, type Json, newWallet, request, type Wallet } from "../helpers";
 
 /** Stores one memory and checks it made a new record (not merged into an earlier one). */
 async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {

@@ -10,7 +10,7 @@ import {
   PREFIX,
   request,
   signAuth,
-} from "./helpers";
+} from "../helpers";
 
 const JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
 const ISSUER = "memory-service";

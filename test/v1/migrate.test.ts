@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectError, newWallet } from "./helpers";
+import { expectError, newWallet } from "../helpers";
 
 const NOTES = {
   filename: "2024-05-06-notes.md",
