@@ -19,6 +19,20 @@ export type Json = any;
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A text made of random made-up words, so that no two texts of a test are near-duplicates
+ * (the store merges memories whose embeddings have cosine similarity >= 0.95).
+ */
+export function uniqueText(label = "note"): string {
+  const word = () =>
+    Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join(
+      "",
+    );
+  return `${label} ${Array.from({ length: 6 }, word).join(" ")}`;
+}
+
 export async function signAuth(account: PrivateKeyAccount, ts = nowSeconds(), prefix = PREFIX) {
   const signature = await account.signMessage({ message: `${prefix}:${ts}` });
   return `${account.address}:${ts}:${signature}`;

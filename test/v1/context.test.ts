@@ -9,10 +9,9 @@ import { LocalEmbedder } from "../../worker/embed/local";
 import { cosine } from "../../worker/embed/vector";
 import { countTokens } from "../../worker/lib/tokens";
 import { RulesProvider } from "../../worker/llm/rules";
-import { expectError, type Json, newWallet, request, type Wallet } from "../helpers";
+import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
 
 const HEADER = "Relevant memories:";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function context(w: Wallet, body: Record<string, unknown> = {}): Promise<Json> {
   const res = await w.post("/v1/context", body);

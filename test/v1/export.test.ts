@@ -1,6 +1,6 @@
 /** GET /v1/export: JSON, CSV and Markdown exports with their filters. */
 import { describe, expect, it } from "vitest";
-import { expectError, type Json, newWallet, request, type Wallet } from "../helpers";
+import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
 
 /** Stores one memory and checks it made a new record (not merged into an earlier one). */
 async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
@@ -23,7 +23,6 @@ async function memoryOf(w: Wallet, id: string): Promise<Json> {
 }
 
 const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const CSV_HEADER = [
   "id",

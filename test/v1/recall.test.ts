@@ -14,7 +14,15 @@ import { OpenAiEmbedder } from "../../worker/embed/openai";
 import { countTokens } from "../../worker/lib/tokens";
 import { type Scored, scoreMemory, type VectorScale } from "../../worker/recall/scoring";
 import { BGE_MODEL, bgeEndpoint, bgeWallet } from "../bge-worker";
-import { expectError, type Json, newWallet, request, signAuth, type Wallet } from "../helpers";
+import {
+  expectError,
+  type Json,
+  newWallet,
+  request,
+  signAuth,
+  sleep,
+  type Wallet,
+} from "../helpers";
 
 const DAY = 86_400_000;
 const SIGNAL_KEYS = [
@@ -28,7 +36,6 @@ const SIGNAL_KEYS = [
   "vector",
 ];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
 const sorted = (list: string[]) => [...list].sort();
 

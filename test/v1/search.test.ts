@@ -3,7 +3,7 @@
  * GET /v1/memories/search?q=...
  */
 import { describe, expect, it } from "vitest";
-import { expectError, type Json, newWallet, request, type Wallet } from "../helpers";
+import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
 
 /** Stores one memory and checks it made a new record (not merged into an earlier one). */
 async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
@@ -27,7 +27,6 @@ async function searchGet(w: Wallet, query: string): Promise<Json> {
 
 const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
 const sorted = (list: string[]) => [...list].sort();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Four memories about telescopes with different scopes, and one unrelated in the same scope. */
 async function seedTelescopes(w: Wallet) {

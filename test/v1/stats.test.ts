@@ -1,6 +1,6 @@
 /** Per-wallet overviews: GET /v1/namespaces and GET /v1/stats. */
 import { describe, expect, it } from "vitest";
-import { expectError, type Json, newWallet, request, type Wallet } from "../helpers";
+import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
 
 /** Stores one memory and checks it made a new record (not merged into an earlier one). */
 async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
@@ -26,8 +26,6 @@ async function relate(w: Wallet, source: string, target: string) {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const EMPTY_STATS = {
   total_memories: 0,

@@ -8,9 +8,8 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { connectDb, type Db } from "../../worker/db/client";
-import { expectError, type Json, newWallet, request, type Wallet } from "../helpers";
+import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sorted = (list: string[]) => [...list].sort();
 
 const ITEM_KEYS = [

@@ -11,22 +11,10 @@ import {
   newWallet,
   request,
   signAuth,
+  sleep,
+  uniqueText,
   type Wallet,
 } from "../../helpers";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * A text made of random made-up words, so that no two texts of a test are near-duplicates
- * (the store merges memories whose embeddings have cosine similarity >= 0.95).
- */
-function unique(label = "note"): string {
-  const word = () =>
-    Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join(
-      "",
-    );
-  return `${label} ${Array.from({ length: 6 }, word).join(" ")}`;
-}
 
 async function core(w: Wallet, query = "", path = "/v1/memories/core"): Promise<Json> {
   const res = await w.get(`${path}${query ? `?${query}` : ""}`);
@@ -46,9 +34,9 @@ async function pin(w: Wallet, id: string) {
 describe("POST /v1/memories/core", () => {
   it("pins a memory: {pinned:true,id}, and it shows in the core list", async () => {
     const w = newWallet();
-    const content = unique("core");
+    const content = uniqueText("core");
     const id = await w.store(content, { importance: 0.7, memory_type: "preference", tags: ["a"] });
-    const other = await w.store(unique("not-core"));
+    const other = await w.store(uniqueText("not-core"));
     expect(await core(w)).toEqual({ memories: [], total: 0 });
 
     await pin(w, id);
@@ -90,8 +78,8 @@ describe("POST /v1/memories/core", () => {
   it("404 for unknown, deleted and another wallet's memory (left unpinned)", async () => {
     const a = newWallet();
     const b = newWallet();
-    const id = await a.store(unique("owned"));
-    const gone = await a.store(unique("gone"));
+    const id = await a.store(uniqueText("owned"));
+    const gone = await a.store(uniqueText("gone"));
     expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
 
     expectError(await a.post("/v1/memories/core", { memory_id: MISSING_ID }), 404, "NOT_FOUND");
@@ -123,11 +111,11 @@ describe("POST /v1/memories/core", () => {
 describe("GET /v1/memories/core", () => {
   it("lists pinned memories only, with total, from every way of pinning", async () => {
     const w = newWallet();
-    const atStore = await w.store(unique("at-store"), { pinned: true, importance: 0.9 });
-    const viaPatch = await w.store(unique("via-patch"), { importance: 0.6 });
-    const viaCore = await w.store(unique("via-core"), { importance: 0.3 });
-    await w.store(unique("plain"));
-    await w.store(unique("plain2"), { importance: 1 });
+    const atStore = await w.store(uniqueText("at-store"), { pinned: true, importance: 0.9 });
+    const viaPatch = await w.store(uniqueText("via-patch"), { importance: 0.6 });
+    const viaCore = await w.store(uniqueText("via-core"), { importance: 0.3 });
+    await w.store(uniqueText("plain"));
+    await w.store(uniqueText("plain2"), { importance: 1 });
 
     const patched = await w.patch(`/v1/memories/${viaPatch}`, { pinned: true });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
@@ -154,17 +142,17 @@ describe("GET /v1/memories/core", () => {
 
   it("filters by namespace and agent_id; pages with limit and offset", async () => {
     const w = newWallet();
-    const a = await w.store(unique("a"), {
+    const a = await w.store(uniqueText("a"), {
       pinned: true,
       namespace: "work",
       agent_id: "bot",
       importance: 0.9,
     });
     await sleep(5);
-    const b = await w.store(unique("b"), { pinned: true, namespace: "work", importance: 0.5 });
+    const b = await w.store(uniqueText("b"), { pinned: true, namespace: "work", importance: 0.5 });
     await sleep(5);
-    const c = await w.store(unique("c"), { pinned: true, agent_id: "bot", importance: 0.1 });
-    await w.store(unique("d"), { namespace: "work", agent_id: "bot" });
+    const c = await w.store(uniqueText("c"), { pinned: true, agent_id: "bot", importance: 0.1 });
+    await w.store(uniqueText("d"), { namespace: "work", agent_id: "bot" });
 
     const work = await core(w, "namespace=work");
     expect(sorted(ids(work))).toEqual(sorted([a, b]));
@@ -193,7 +181,10 @@ describe("GET /v1/memories/core", () => {
   it("defaults to 20 items, clamps a limit above 100 and rejects one below 1", async () => {
     const w = newWallet();
     const batch = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 22 }, (_, i) => ({ content: unique(`c${i}`), pinned: true })),
+      memories: Array.from({ length: 22 }, (_, i) => ({
+        content: uniqueText(`c${i}`),
+        pinned: true,
+      })),
     });
     expect(batch.status, JSON.stringify(batch.body)).toBe(201);
     expect(batch.body.deduplicated_count).toBe(0);
@@ -204,7 +195,10 @@ describe("GET /v1/memories/core", () => {
     expect((await core(w, "offset=20")).memories).toHaveLength(2);
     // The public CLI over-fetches up to 1000: clamped to 100, not refused.
     const more = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 79 }, (_, i) => ({ content: unique(`d${i}`), pinned: true })),
+      memories: Array.from({ length: 79 }, (_, i) => ({
+        content: uniqueText(`d${i}`),
+        pinned: true,
+      })),
     });
     expect(more.body.deduplicated_count).toBe(0);
     for (const q of ["limit=101", "limit=1000"]) {
@@ -220,9 +214,9 @@ describe("GET /v1/memories/core", () => {
 
   it("aliases /v1/core-memories and /v1/core return the same", async () => {
     const w = newWallet();
-    const a = await w.store(unique("a"), { pinned: true, namespace: "x", agent_id: "ag" });
-    await w.store(unique("b"), { pinned: true });
-    await w.store(unique("c"));
+    const a = await w.store(uniqueText("a"), { pinned: true, namespace: "x", agent_id: "ag" });
+    await w.store(uniqueText("b"), { pinned: true });
+    await w.store(uniqueText("c"));
 
     for (const query of ["", "namespace=x", "agent_id=ag", "limit=1&offset=1"]) {
       const spec = await core(w, query);
@@ -239,13 +233,13 @@ describe("GET /v1/memories/core", () => {
   it("excludes deleted memories and never shows another wallet's", async () => {
     const a = newWallet();
     const b = newWallet();
-    const keep = await a.store(unique("keep"), { pinned: true });
-    const gone = await a.store(unique("gone"), { pinned: true });
+    const keep = await a.store(uniqueText("keep"), { pinned: true });
+    const gone = await a.store(uniqueText("gone"), { pinned: true });
     expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
     expect(ids(await core(a))).toEqual([keep]);
     expect((await core(a)).total).toBe(1);
 
-    const mine = await b.store(unique("mine"), { pinned: true });
+    const mine = await b.store(uniqueText("mine"), { pinned: true });
     for (const path of ["/v1/memories/core", "/v1/core-memories", "/v1/core"]) {
       const list = await core(b, "", path);
       expect(ids(list), path).toEqual([mine]);
@@ -257,7 +251,7 @@ describe("GET /v1/memories/core", () => {
 describe("DELETE /v1/memories/core/:id", () => {
   it("unpins: {unpinned:true,id}; the memory still exists, unpinned", async () => {
     const w = newWallet();
-    const content = unique("unpin-me");
+    const content = uniqueText("unpin-me");
     const id = await w.store(content, { pinned: true });
     const res = await w.del(`/v1/memories/core/${id}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -276,8 +270,8 @@ describe("DELETE /v1/memories/core/:id", () => {
 
   it("404 for a memory that is not pinned, unknown or deleted", async () => {
     const w = newWallet();
-    const plain = await w.store(unique("plain"));
-    const gone = await w.store(unique("gone"), { pinned: true });
+    const plain = await w.store(uniqueText("plain"));
+    const gone = await w.store(uniqueText("gone"), { pinned: true });
     expect((await w.del(`/v1/memories/${gone}`)).status).toBe(200);
     expectError(await w.del(`/v1/memories/core/${plain}`), 404, "NOT_FOUND");
     expectError(await w.del(`/v1/memories/core/${MISSING_ID}`), 404, "NOT_FOUND");
@@ -288,7 +282,7 @@ describe("DELETE /v1/memories/core/:id", () => {
   it("404 for another wallet's pinned memory, which stays pinned", async () => {
     const a = newWallet();
     const b = newWallet();
-    const id = await a.store(unique("a-core"), { pinned: true });
+    const id = await a.store(uniqueText("a-core"), { pinned: true });
     expectError(await b.del(`/v1/memories/core/${id}`), 404, "NOT_FOUND");
     expect((await a.get(`/v1/memories/${id}`)).body.pinned).toBe(true);
     expect(ids(await core(a))).toEqual([id]);

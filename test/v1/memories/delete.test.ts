@@ -11,20 +11,9 @@ import {
   newWallet,
   request,
   signAuth,
+  uniqueText,
   type Wallet,
 } from "../../helpers";
-
-/**
- * A text made of random made-up words, so that no two texts of a test are near-duplicates
- * (the store merges memories whose embeddings have cosine similarity >= 0.95).
- */
-function unique(label = "note"): string {
-  const word = () =>
-    Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join(
-      "",
-    );
-  return `${label} ${Array.from({ length: 6 }, word).join(" ")}`;
-}
 
 async function listIds(w: Wallet): Promise<string[]> {
   const res = await w.get("/v1/memories?limit=100");
@@ -37,8 +26,8 @@ const sorted = (xs: string[]) => [...xs].sort();
 describe("DELETE /v1/memories/:id", () => {
   it("soft-deletes: {deleted:true,id}, then 404 everywhere and gone from lists", async () => {
     const w = newWallet();
-    const id = await w.store(`pelican ${unique("doomed")}`, { tags: ["gone"], pinned: true });
-    const keep = await w.store(unique("keep"));
+    const id = await w.store(`pelican ${uniqueText("doomed")}`, { tags: ["gone"], pinned: true });
+    const keep = await w.store(uniqueText("keep"));
 
     const res = await w.del(`/v1/memories/${id}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -69,7 +58,7 @@ describe("DELETE /v1/memories/:id", () => {
   it("404 for another wallet's memory, which is not deleted", async () => {
     const owner = newWallet();
     const intruder = newWallet();
-    const id = await owner.store(unique("owned"));
+    const id = await owner.store(uniqueText("owned"));
     expectError(await intruder.del(`/v1/memories/${id}`), 404, "NOT_FOUND");
     expect((await owner.get(`/v1/memories/${id}`)).status).toBe(200);
     expect(await listIds(owner)).toEqual([id]);
@@ -77,7 +66,7 @@ describe("DELETE /v1/memories/:id", () => {
 
   it("409 for an immutable memory, which is kept", async () => {
     const w = newWallet();
-    const id = await w.store(unique("locked"), { immutable: true });
+    const id = await w.store(uniqueText("locked"), { immutable: true });
     expectError(await w.del(`/v1/memories/${id}`), 409, "CONFLICT");
     expect((await w.get(`/v1/memories/${id}`)).body.immutable).toBe(true);
     expect(await listIds(w)).toEqual([id]);
@@ -91,7 +80,7 @@ describe("DELETE /v1/memories/:id", () => {
 
   it("accepts the id in upper case", async () => {
     const w = newWallet();
-    const id = await w.store(unique("shouty"));
+    const id = await w.store(uniqueText("shouty"));
     const res = await w.del(`/v1/memories/${id.toUpperCase()}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.deleted).toBe(true);
@@ -101,7 +90,7 @@ describe("DELETE /v1/memories/:id", () => {
 
   it("does not need a JSON body even with a JSON content type", async () => {
     const w = newWallet();
-    const id = await w.store(unique("cli"));
+    const id = await w.store(uniqueText("cli"));
     const res = await request("DELETE", `/v1/memories/${id}`, {
       headers: { "x-wallet-auth": await signAuth(w.account), "content-type": "application/json" },
     });
@@ -114,13 +103,13 @@ describe("DELETE /v1/memories/:id", () => {
 async function mixedIds() {
   const w = newWallet();
   const other = newWallet();
-  const own1 = await w.store(unique("own1"));
-  const own2 = await w.store(unique("own2"));
-  const locked = await w.store(unique("locked"), { immutable: true });
-  const survivor = await w.store(unique("survivor"));
-  const deleted = await w.store(unique("deleted"));
+  const own1 = await w.store(uniqueText("own1"));
+  const own2 = await w.store(uniqueText("own2"));
+  const locked = await w.store(uniqueText("locked"), { immutable: true });
+  const survivor = await w.store(uniqueText("survivor"));
+  const deleted = await w.store(uniqueText("deleted"));
   expect((await w.del(`/v1/memories/${deleted}`)).status).toBe(200);
-  const foreign = await other.store(unique("foreign"));
+  const foreign = await other.store(uniqueText("foreign"));
   return { w, other, own1, own2, locked, survivor, deleted, foreign };
 }
 
@@ -144,8 +133,8 @@ describe("DELETE /v1/memories (bulk)", () => {
 
   it("errors is empty when every id was deleted; a repeated id counts once", async () => {
     const w = newWallet();
-    const a = await w.store(unique("a"));
-    const b = await w.store(unique("b"));
+    const a = await w.store(uniqueText("a"));
+    const b = await w.store(uniqueText("b"));
     const res = await w.del("/v1/memories", { ids: [a, b, a] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ deleted: 2, errors: [] });
@@ -157,7 +146,7 @@ describe("DELETE /v1/memories (bulk)", () => {
 
   it("422 when ids is missing, empty, over 100, not an array or holds a non-UUID", async () => {
     const w = newWallet();
-    const id = await w.store(unique("untouched"));
+    const id = await w.store(uniqueText("untouched"));
     const bodies: unknown[] = [
       undefined,
       {},
@@ -183,7 +172,7 @@ describe("DELETE /v1/memories (bulk)", () => {
 
   it("accepts exactly 100 ids", async () => {
     const w = newWallet();
-    const id = await w.store(unique("hundred"));
+    const id = await w.store(uniqueText("hundred"));
     const unknown = Array.from({ length: 99 }, () => crypto.randomUUID());
     const res = await w.del("/v1/memories", { ids: [id, ...unknown] });
     expect(res.status, JSON.stringify(res.body).slice(0, 200)).toBe(200);

@@ -3,22 +3,17 @@
  * GET /v1/memories/count and GET /v1/tags. Every test uses fresh wallets.
  */
 import { describe, expect, it } from "vitest";
-import { expectError, type Json, MISSING_ID, newWallet, type Wallet } from "../../helpers";
+import {
+  expectError,
+  type Json,
+  MISSING_ID,
+  newWallet,
+  sleep,
+  uniqueText,
+  type Wallet,
+} from "../../helpers";
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/**
- * A text made of random made-up words, so that no two texts of a test are near-duplicates
- * (the store merges memories whose embeddings have cosine similarity >= 0.95).
- */
-function unique(label = "note"): string {
-  const word = () =>
-    Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join(
-      "",
-    );
-  return `${label} ${Array.from({ length: 6 }, word).join(" ")}`;
-}
 
 async function list(w: Wallet, query = ""): Promise<Json> {
   const res = await w.get(`/v1/memories${query ? `?${query}` : ""}`);
@@ -33,7 +28,7 @@ describe("GET /v1/memories paging", () => {
   it("defaults to limit 20 and offset 0, and total counts every match", async () => {
     const w = newWallet();
     const batch = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 23 }, (_, i) => ({ content: unique(`item${i}`) })),
+      memories: Array.from({ length: 23 }, (_, i) => ({ content: uniqueText(`item${i}`) })),
     });
     expect(batch.status, JSON.stringify(batch.body)).toBe(201);
     expect(batch.body.count).toBe(23);
@@ -62,7 +57,8 @@ describe("GET /v1/memories paging", () => {
   it("applies and echoes limit and offset", async () => {
     const w = newWallet();
     const stored: string[] = [];
-    for (let i = 0; i < 5; i++) stored.push(await w.store(unique(`p${i}`), { importance: i / 10 }));
+    for (let i = 0; i < 5; i++)
+      stored.push(await w.store(uniqueText(`p${i}`), { importance: i / 10 }));
 
     const one = await list(w, "limit=1");
     expect(one.memories).toHaveLength(1);
@@ -85,11 +81,11 @@ describe("GET /v1/memories paging", () => {
   it("clamps a limit above 100 to 100 and reports the limit as applied", async () => {
     const w = newWallet();
     const batch = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 100 }, (_, i) => ({ content: unique(`many${i}`) })),
+      memories: Array.from({ length: 100 }, (_, i) => ({ content: uniqueText(`many${i}`) })),
     });
     expect(batch.status, JSON.stringify(batch.body)).toBe(201);
     expect(batch.body.deduplicated_count).toBe(0);
-    await w.store(unique("one more"));
+    await w.store(uniqueText("one more"));
     // The public CLI asks for 1000 (tags, export, move, purge, snapshot).
     for (const limit of ["101", "1000", "99999999999999999999999"]) {
       const page = await list(w, `limit=${limit}`);
@@ -117,7 +113,7 @@ describe("GET /v1/memories paging", () => {
 
   it("lists newest first by default, each item a full memory object", async () => {
     const w = newWallet();
-    const first = await w.store(unique("first"), {
+    const first = await w.store(uniqueText("first"), {
       importance: 0.7,
       namespace: "work",
       memory_type: "decision",
@@ -126,7 +122,7 @@ describe("GET /v1/memories paging", () => {
       metadata: { source: "unit", tags: ["alpha"] },
     });
     await sleep(15);
-    const second = await w.store(unique("second"));
+    const second = await w.store(uniqueText("second"));
     const page = await list(w);
     expect(ids(page)).toEqual([second, first]);
     const m = page.memories[1];
@@ -156,10 +152,10 @@ describe("GET /v1/memories paging", () => {
 describe("GET /v1/memories filters", () => {
   it("tags: comma-separated, matches memories having any of them", async () => {
     const w = newWallet();
-    const a = await w.store(unique("a"), { metadata: { tags: ["red", "blue"] } });
-    const b = await w.store(unique("b"), { tags: ["green"] });
-    const c = await w.store(unique("c"), { tags: ["blue", "yellow"] });
-    await w.store(unique("d"));
+    const a = await w.store(uniqueText("a"), { metadata: { tags: ["red", "blue"] } });
+    const b = await w.store(uniqueText("b"), { tags: ["green"] });
+    const c = await w.store(uniqueText("c"), { tags: ["blue", "yellow"] });
+    await w.store(uniqueText("d"));
 
     expect(sorted(ids(await list(w, "tags=blue")))).toEqual(sorted([a, c]));
     const anyOf = await list(w, "tags=red,green");
@@ -173,19 +169,19 @@ describe("GET /v1/memories filters", () => {
 
   it("namespace, session_id, agent_id and memory_type", async () => {
     const w = newWallet();
-    const a = await w.store(unique("a"), {
+    const a = await w.store(uniqueText("a"), {
       namespace: "ns-a",
       session_id: "s1",
       agent_id: "bot-1",
       memory_type: "preference",
     });
-    const b = await w.store(unique("b"), {
+    const b = await w.store(uniqueText("b"), {
       namespace: "ns-b",
       session_id: "s1",
       agent_id: "bot-2",
       memory_type: "decision",
     });
-    const c = await w.store(unique("c"), { session_id: "s2", memory_type: "preference" });
+    const c = await w.store(uniqueText("c"), { session_id: "s2", memory_type: "preference" });
 
     expect(ids(await list(w, "namespace=ns-a"))).toEqual([a]);
     expect(ids(await list(w, "namespace=default"))).toEqual([c]);
@@ -203,9 +199,9 @@ describe("GET /v1/memories filters", () => {
 
   it("pinned=true/false and immutable", async () => {
     const w = newWallet();
-    const pinned = await w.store(unique("pinned"), { pinned: true });
-    const locked = await w.store(unique("locked"), { immutable: true });
-    const plain = await w.store(unique("plain"));
+    const pinned = await w.store(uniqueText("pinned"), { pinned: true });
+    const locked = await w.store(uniqueText("locked"), { immutable: true });
+    const plain = await w.store(uniqueText("plain"));
 
     expect(ids(await list(w, "pinned=true"))).toEqual([pinned]);
     expect(sorted(ids(await list(w, "pinned=false")))).toEqual(sorted([locked, plain]));
@@ -218,9 +214,9 @@ describe("GET /v1/memories filters", () => {
 
   it("after/before and since/until bound created_at", async () => {
     const w = newWallet();
-    const older = await w.store(unique("older"));
+    const older = await w.store(uniqueText("older"));
     await sleep(60);
-    const newer = await w.store(unique("newer"));
+    const newer = await w.store(uniqueText("newer"));
     const tOld = Date.parse((await w.get(`/v1/memories/${older}`)).body.created_at);
     const tNew = Date.parse((await w.get(`/v1/memories/${newer}`)).body.created_at);
     expect(tNew - tOld).toBeGreaterThanOrEqual(30);
@@ -249,11 +245,11 @@ describe("GET /v1/memories filters", () => {
 
   it("metadata: JSON containment; invalid JSON is 422", async () => {
     const w = newWallet();
-    const a = await w.store(unique("a"), {
+    const a = await w.store(uniqueText("a"), {
       metadata: { project: "apollo", owner: { team: "core", size: 3 } },
     });
-    const b = await w.store(unique("b"), { metadata: { project: "apollo", draft: true } });
-    await w.store(unique("c"), { metadata: { project: "gemini" } });
+    const b = await w.store(uniqueText("b"), { metadata: { project: "apollo", draft: true } });
+    await w.store(uniqueText("c"), { metadata: { project: "gemini" } });
 
     const q = (v: unknown) => `metadata=${encodeURIComponent(JSON.stringify(v))}`;
     expect(sorted(ids(await list(w, q({ project: "apollo" }))))).toEqual(sorted([a, b]));
@@ -263,7 +259,7 @@ describe("GET /v1/memories filters", () => {
     expect((await list(w, q({}))).total).toBe(3);
 
     // Tags are shown inside metadata, so containment on metadata.tags matches them too.
-    const tagged = await w.store(unique("tagged"), {
+    const tagged = await w.store(uniqueText("tagged"), {
       tags: ["blue", "green"],
       metadata: { project: "apollo" },
     });
@@ -281,11 +277,11 @@ describe("GET /v1/memories filters", () => {
 
   it("sort and order", async () => {
     const w = newWallet();
-    const mid = await w.store(unique("mid"), { importance: 0.5 });
+    const mid = await w.store(uniqueText("mid"), { importance: 0.5 });
     await sleep(10);
-    const high = await w.store(unique("high"), { importance: 0.9 });
+    const high = await w.store(uniqueText("high"), { importance: 0.9 });
     await sleep(10);
-    const low = await w.store(unique("low"), { importance: 0.1 });
+    const low = await w.store(uniqueText("low"), { importance: 0.1 });
 
     expect(ids(await list(w, "sort=importance&order=desc"))).toEqual([high, mid, low]);
     expect(ids(await list(w, "sort=importance&order=asc"))).toEqual([low, mid, high]);
@@ -299,8 +295,8 @@ describe("GET /v1/memories filters", () => {
 
   it("excludes soft-deleted memories from list and total", async () => {
     const w = newWallet();
-    const keep = await w.store(unique("keep"), { tags: ["t"] });
-    const gone = await w.store(unique("gone"), { tags: ["t"] });
+    const keep = await w.store(uniqueText("keep"), { tags: ["t"] });
+    const gone = await w.store(uniqueText("gone"), { tags: ["t"] });
     expect((await list(w)).total).toBe(2);
     expect((await w.del(`/v1/memories/${gone}`)).status).toBe(200);
 
@@ -312,11 +308,11 @@ describe("GET /v1/memories filters", () => {
 
   it("excludes expired memories everywhere (list, get, count, tags)", async () => {
     const w = newWallet();
-    const soon = await w.store(unique("soon"), {
+    const soon = await w.store(uniqueText("soon"), {
       tags: ["ephemeral"],
       expires_at: new Date(Date.now() + 2000).toISOString(),
     });
-    const stays = await w.store(unique("stays"), {
+    const stays = await w.store(uniqueText("stays"), {
       expires_at: new Date(Date.now() + 3_600_000).toISOString(),
     });
     const before = await list(w);
@@ -335,8 +331,8 @@ describe("GET /v1/memories filters", () => {
   it("never shows another wallet's memories", async () => {
     const a = newWallet();
     const b = newWallet();
-    await a.store(unique("secret"), { tags: ["shared-tag"], namespace: "ns" });
-    const mine = await b.store(unique("mine"));
+    await a.store(uniqueText("secret"), { tags: ["shared-tag"], namespace: "ns" });
+    const mine = await b.store(uniqueText("mine"));
 
     const page = await list(b);
     expect(ids(page)).toEqual([mine]);
@@ -354,7 +350,7 @@ describe("GET /v1/memories/:id", () => {
   it("returns the full memory object", async () => {
     const w = newWallet();
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
-    const id = await w.store(unique("full"), {
+    const id = await w.store(uniqueText("full"), {
       namespace: "proj",
       metadata: { k: "v", nested: { n: 1 } },
       tags: ["x", "y"],
@@ -420,7 +416,7 @@ describe("GET /v1/memories/:id", () => {
 
   it("applies the documented defaults", async () => {
     const w = newWallet();
-    const content = unique("defaults");
+    const content = uniqueText("defaults");
     const id = await w.store(content);
     const m = (await w.get(`/v1/memories/${id}`)).body;
     expect(m).toMatchObject({
@@ -442,8 +438,8 @@ describe("GET /v1/memories/:id", () => {
   it("404 for unknown, deleted and another wallet's; 422 for a non-UUID", async () => {
     const a = newWallet();
     const b = newWallet();
-    const id = await a.store(unique("owned"));
-    const gone = await a.store(unique("gone"));
+    const id = await a.store(uniqueText("owned"));
+    const gone = await a.store(uniqueText("gone"));
     expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
 
     expectError(await a.get(`/v1/memories/${MISSING_ID}`), 404, "NOT_FOUND");
@@ -459,10 +455,10 @@ describe("GET /v1/memories/:id", () => {
 describe("GET /v1/memories/count", () => {
   it("returns {count} with the list filters applied", async () => {
     const w = newWallet();
-    await w.store(unique("a"), { namespace: "n1", tags: ["t1"], memory_type: "decision" });
-    await w.store(unique("b"), { namespace: "n1", pinned: true });
-    await w.store(unique("c"), { namespace: "n2", tags: ["t1", "t2"] });
-    const gone = await w.store(unique("d"), { namespace: "n1", tags: ["t1"] });
+    await w.store(uniqueText("a"), { namespace: "n1", tags: ["t1"], memory_type: "decision" });
+    await w.store(uniqueText("b"), { namespace: "n1", pinned: true });
+    await w.store(uniqueText("c"), { namespace: "n2", tags: ["t1", "t2"] });
+    const gone = await w.store(uniqueText("d"), { namespace: "n1", tags: ["t1"] });
     expect((await w.del(`/v1/memories/${gone}`)).status).toBe(200);
 
     const count = async (q = "") => {
@@ -485,11 +481,11 @@ describe("GET /v1/memories/count", () => {
 describe("GET /v1/tags", () => {
   it("tallies tags of live memories, most used first", async () => {
     const w = newWallet();
-    await w.store(unique("a"), { tags: ["common", "beta"], namespace: "one" });
-    await w.store(unique("b"), { metadata: { tags: ["common", "alpha"] }, namespace: "one" });
-    await w.store(unique("c"), { tags: ["common"], namespace: "two" });
-    await w.store(unique("d"));
-    const gone = await w.store(unique("e"), { tags: ["deleted-only", "common"] });
+    await w.store(uniqueText("a"), { tags: ["common", "beta"], namespace: "one" });
+    await w.store(uniqueText("b"), { metadata: { tags: ["common", "alpha"] }, namespace: "one" });
+    await w.store(uniqueText("c"), { tags: ["common"], namespace: "two" });
+    await w.store(uniqueText("d"));
+    const gone = await w.store(uniqueText("e"), { tags: ["deleted-only", "common"] });
     expect((await w.del(`/v1/memories/${gone}`)).status).toBe(200);
 
     const res = await w.get("/v1/tags");

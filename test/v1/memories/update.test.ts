@@ -11,22 +11,10 @@ import {
   newWallet,
   request,
   signAuth,
+  sleep,
+  uniqueText,
   type Wallet,
 } from "../../helpers";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * A text made of random made-up words, so that no two texts of a test are near-duplicates
- * (the store merges memories whose embeddings have cosine similarity >= 0.95).
- */
-function unique(label = "note"): string {
-  const word = () =>
-    Array.from({ length: 7 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join(
-      "",
-    );
-  return `${label} ${Array.from({ length: 6 }, word).join(" ")}`;
-}
 
 async function getMemory(w: Wallet, id: string): Promise<Json> {
   const res = await w.get(`/v1/memories/${id}`);
@@ -57,13 +45,13 @@ const future = (ms: number) => new Date(Date.now() + ms).toISOString();
 describe("PATCH /v1/memories/:id fields", () => {
   it("content: re-embeds, keyword search follows the new text", async () => {
     const w = newWallet();
-    const id = await w.store(`marmalade ${unique("old")}`);
+    const id = await w.store(`marmalade ${uniqueText("old")}`);
     const before = await getMemory(w, id);
     expect(await searchIds(w, "marmalade")).toEqual([id]);
     expect(await searchIds(w, "trombone")).toEqual([]);
 
     await sleep(10);
-    const content = `trombone ${unique("new")}`;
+    const content = `trombone ${uniqueText("new")}`;
     const updated = await patchOk(w, id, { content });
     expect(updated.id).toBe(id);
     expect(updated.content).toBe(content);
@@ -77,7 +65,7 @@ describe("PATCH /v1/memories/:id fields", () => {
 
   it("response is the full updated memory; untouched fields are kept", async () => {
     const w = newWallet();
-    const id = await w.store(unique("full"), {
+    const id = await w.store(uniqueText("full"), {
       metadata: { keep: "me" },
       tags: ["t1"],
       importance: 0.3,
@@ -113,7 +101,7 @@ describe("PATCH /v1/memories/:id fields", () => {
 
   it("metadata replaces the old metadata entirely", async () => {
     const w = newWallet();
-    const id = await w.store(unique("meta"), { metadata: { a: 1, b: { c: 2 } } });
+    const id = await w.store(uniqueText("meta"), { metadata: { a: 1, b: { c: 2 } } });
     const res = await patchOk(w, id, { metadata: { z: "new", nested: { deep: true } } });
     expect(res.metadata).toEqual({ z: "new", nested: { deep: true } });
     expect((await getMemory(w, id)).metadata).toEqual({ z: "new", nested: { deep: true } });
@@ -124,7 +112,7 @@ describe("PATCH /v1/memories/:id fields", () => {
 
   it("metadata with tags replaces the tags too; top-level tags replace tags only", async () => {
     const w = newWallet();
-    const id = await w.store(unique("tags"), { metadata: { k: "v" }, tags: ["old"] });
+    const id = await w.store(uniqueText("tags"), { metadata: { k: "v" }, tags: ["old"] });
 
     const viaTop = await patchOk(w, id, { tags: ["x", "y"] });
     expect(viaTop.metadata).toEqual({ k: "v", tags: ["x", "y"] });
@@ -144,7 +132,7 @@ describe("PATCH /v1/memories/:id fields", () => {
 
   it("importance, memory_type, namespace, pinned each alone", async () => {
     const w = newWallet();
-    const id = await w.store(unique("fields"));
+    const id = await w.store(uniqueText("fields"));
 
     expect((await patchOk(w, id, { importance: 0 })).importance).toBe(0);
     expect((await patchOk(w, id, { importance: 1 })).importance).toBe(1);
@@ -171,7 +159,7 @@ describe("PATCH /v1/memories/:id fields", () => {
 
   it("expires_at: set in the future, then null clears it", async () => {
     const w = newWallet();
-    const id = await w.store(unique("expiry"));
+    const id = await w.store(uniqueText("expiry"));
     const at = future(3_600_000);
     const set = await patchOk(w, id, { expires_at: at });
     expect(set.expires_at).toBe(at);
@@ -187,7 +175,7 @@ describe("PATCH /v1/memories/:id fields", () => {
 
   it("session_id and agent_id", async () => {
     const w = newWallet();
-    const id = await w.store(unique("scope"), { session_id: "s-old", agent_id: "a-old" });
+    const id = await w.store(uniqueText("scope"), { session_id: "s-old", agent_id: "a-old" });
     const res = await patchOk(w, id, { session_id: "s-new" });
     expect(res.session_id).toBe("s-new");
     expect(res.agent_id).toBe("a-old");
@@ -199,9 +187,9 @@ describe("PATCH /v1/memories/:id fields", () => {
 
   it("setting content identical to another memory's does not deduplicate", async () => {
     const w = newWallet();
-    const content = unique("twin");
+    const content = uniqueText("twin");
     const a = await w.store(content);
-    const b = await w.store(unique("other"));
+    const b = await w.store(uniqueText("other"));
     const res = await patchOk(w, b, { content });
     expect(res.id).toBe(b);
     expect(res.content).toBe(content);
@@ -215,14 +203,14 @@ describe("PATCH /v1/memories/:id fields", () => {
 
   it("keeps relations through a content update", async () => {
     const w = newWallet();
-    const a = await w.store(unique("source"));
-    const b = await w.store(unique("target"));
+    const a = await w.store(uniqueText("source"));
+    const b = await w.store(uniqueText("target"));
     const rel = await w.post(`/v1/memories/${a}/relations`, {
       target_id: b,
       relation_type: "supports",
     });
     expect(rel.status, JSON.stringify(rel.body)).toBe(201);
-    await patchOk(w, a, { content: unique("rewritten") });
+    await patchOk(w, a, { content: uniqueText("rewritten") });
     const rels = await w.get(`/v1/memories/${a}/relations`);
     expect(rels.status).toBe(200);
     expect(rels.body.relations.map((r: Json) => [r.id, r.target_id, r.relation_type])).toEqual([
@@ -234,10 +222,10 @@ describe("PATCH /v1/memories/:id fields", () => {
 describe("PATCH /v1/memories/:id history", () => {
   it("one entry per PATCH, oldest first, holding exactly the changed fields", async () => {
     const w = newWallet();
-    const id = await w.store(unique("hist"), { tags: ["first"] });
+    const id = await w.store(uniqueText("hist"), { tags: ["first"] });
     expect(await history(w, id)).toEqual([]);
 
-    const content = unique("rewritten");
+    const content = uniqueText("rewritten");
     const at = future(3_600_000);
     await patchOk(w, id, { importance: 0.9 });
     await patchOk(w, id, { content });
@@ -272,7 +260,7 @@ describe("PATCH /v1/memories/:id history", () => {
 
   it("a metadata PATCH records the new metadata", async () => {
     const w = newWallet();
-    const id = await w.store(unique("meta-hist"), { metadata: { a: 1 } });
+    const id = await w.store(uniqueText("meta-hist"), { metadata: { a: 1 } });
     await patchOk(w, id, { metadata: { b: 2 } });
     await patchOk(w, id, { metadata: { c: 3, tags: ["t"] } });
     expect((await history(w, id)).map((e) => e.changes)).toEqual([
@@ -284,7 +272,7 @@ describe("PATCH /v1/memories/:id history", () => {
   it("failed PATCHes and stores write no history; other wallets get 404", async () => {
     const w = newWallet();
     const other = newWallet();
-    const id = await w.store(unique("quiet"));
+    const id = await w.store(uniqueText("quiet"));
     expect((await w.patch(`/v1/memories/${id}`, { importance: 7 })).status).toBe(422);
     expect((await w.patch(`/v1/memories/${id}`, {})).status).toBe(422);
     expect(await history(w, id)).toEqual([]);
@@ -301,8 +289,8 @@ describe("PATCH /v1/memories/:id errors", () => {
   it("404 for unknown, deleted and another wallet's memory (left unchanged)", async () => {
     const a = newWallet();
     const b = newWallet();
-    const id = await a.store(unique("owned"), { importance: 0.4 });
-    const gone = await a.store(unique("gone"));
+    const id = await a.store(uniqueText("owned"), { importance: 0.4 });
+    const gone = await a.store(uniqueText("gone"));
     expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
 
     expectError(await a.patch(`/v1/memories/${MISSING_ID}`, { importance: 0.1 }), 404, "NOT_FOUND");
@@ -318,7 +306,7 @@ describe("PATCH /v1/memories/:id errors", () => {
 
   it("422 for a non-UUID id and for an empty body", async () => {
     const w = newWallet();
-    const id = await w.store(unique("target"));
+    const id = await w.store(uniqueText("target"));
     expectError(
       await w.patch("/v1/memories/not-a-uuid", { importance: 0.1 }),
       422,
@@ -336,7 +324,7 @@ describe("PATCH /v1/memories/:id errors", () => {
 
   it("422 for invalid field values, memory left unchanged", async () => {
     const w = newWallet();
-    const content = unique("stable");
+    const content = uniqueText("stable");
     const id = await w.store(content);
     const bad: Array<Record<string, unknown>> = [
       { importance: 2 },
@@ -384,8 +372,8 @@ describe("PATCH /v1/memories/:id errors", () => {
 
   it("accepts content of exactly 8,192 characters", async () => {
     const w = newWallet();
-    const id = await w.store(unique("short"));
-    const long = `${unique("long")} ${"y".repeat(8192)}`.slice(0, 8192);
+    const id = await w.store(uniqueText("short"));
+    const long = `${uniqueText("long")} ${"y".repeat(8192)}`.slice(0, 8192);
     expect(long.length).toBe(8192);
     const res = await patchOk(w, id, { content: long });
     expect(res.content).toBe(long);
@@ -395,7 +383,7 @@ describe("PATCH /v1/memories/:id errors", () => {
 describe("immutable memories", () => {
   it("PATCH {immutable:true} locks the memory: later PATCH and DELETE get 409", async () => {
     const w = newWallet();
-    const id = await w.store(unique("lock"), { importance: 0.6 });
+    const id = await w.store(uniqueText("lock"), { importance: 0.6 });
     const locked = await patchOk(w, id, { immutable: true });
     expect(locked.immutable).toBe(true);
     expect(locked.id).toBe(id);
@@ -404,7 +392,7 @@ describe("immutable memories", () => {
       { immutable: false },
       { pinned: true },
       { importance: 0.1 },
-      { content: unique("changed") },
+      { content: uniqueText("changed") },
       { metadata: { a: 1 } },
       { expires_at: null },
       { immutable: true },
@@ -422,7 +410,7 @@ describe("immutable memories", () => {
 
   it("a memory stored immutable rejects PATCH with 409; validation still comes first", async () => {
     const w = newWallet();
-    const id = await w.store(unique("born-locked"), { immutable: true });
+    const id = await w.store(uniqueText("born-locked"), { immutable: true });
     expectError(await w.patch(`/v1/memories/${id}`, { importance: 0.2 }), 409, "CONFLICT");
     expectError(await w.patch(`/v1/memories/${id}`, {}), 422, "VALIDATION_ERROR");
     expect((await getMemory(w, id)).importance).toBe(0.5);
@@ -431,7 +419,7 @@ describe("immutable memories", () => {
   it("another wallet gets 404, not 409, for an immutable memory", async () => {
     const a = newWallet();
     const b = newWallet();
-    const id = await a.store(unique("locked"), { immutable: true });
+    const id = await a.store(uniqueText("locked"), { immutable: true });
     expectError(await b.patch(`/v1/memories/${id}`, { importance: 0.2 }), 404, "NOT_FOUND");
   });
 });
@@ -446,9 +434,9 @@ describe("batch update", () => {
 
       it("applies every valid update and writes history", async () => {
         const w = newWallet();
-        const a = await w.store(unique("a"));
-        const b = await w.store(unique("b"), { tags: ["keep"] });
-        const content = `saxophone ${unique("rewritten")}`;
+        const a = await w.store(uniqueText("a"));
+        const b = await w.store(uniqueText("b"), { tags: ["keep"] });
+        const content = `saxophone ${uniqueText("rewritten")}`;
         const res = await send(w, {
           updates: [
             { id: a, importance: 0.95, memory_type: "preference" },
@@ -497,11 +485,11 @@ describe("batch update", () => {
       it("reports per-item failures and still applies the valid items", async () => {
         const w = newWallet();
         const other = newWallet();
-        const ok1 = await w.store(unique("ok1"));
-        const locked = await w.store(unique("locked"), { immutable: true });
-        const invalid = await w.store(unique("invalid"));
-        const foreign = await other.store(unique("foreign"), { importance: 0.3 });
-        const ok2 = await w.store(unique("ok2"));
+        const ok1 = await w.store(uniqueText("ok1"));
+        const locked = await w.store(uniqueText("locked"), { immutable: true });
+        const invalid = await w.store(uniqueText("invalid"));
+        const foreign = await other.store(uniqueText("foreign"), { importance: 0.3 });
+        const ok2 = await w.store(uniqueText("ok2"));
 
         const res = await send(w, {
           updates: [
@@ -554,7 +542,7 @@ describe("batch update", () => {
 
       it("reports malformed items with status 422 (missing id, bad id, no fields)", async () => {
         const w = newWallet();
-        const id = await w.store(unique("x"));
+        const id = await w.store(uniqueText("x"));
         const res = await send(w, {
           updates: [
             { importance: 0.2 },
@@ -587,7 +575,7 @@ describe("batch update", () => {
 
       it("items run in order: locking an id makes a later item on it 409", async () => {
         const w = newWallet();
-        const id = await w.store(unique("seq"));
+        const id = await w.store(uniqueText("seq"));
         const res = await send(w, {
           updates: [
             { id, importance: 0.7 },
@@ -607,7 +595,7 @@ describe("batch update", () => {
 
       it("rejects the whole request with 422 when updates is missing, empty, over 100 or not JSON", async () => {
         const w = newWallet();
-        const id = await w.store(unique("untouched"));
+        const id = await w.store(uniqueText("untouched"));
         const bodies: unknown[] = [
           {},
           { updates: [] },
@@ -632,7 +620,7 @@ describe("batch update", () => {
 
       it("accepts exactly 100 updates", async () => {
         const w = newWallet();
-        const id = await w.store(unique("hundred"));
+        const id = await w.store(uniqueText("hundred"));
         const updates = [
           { id, importance: 0.8 },
           ...Array.from({ length: 99 }, () => ({ id: crypto.randomUUID(), importance: 0.8 })),
