@@ -113,6 +113,26 @@ export function newWallet(workerFetch?: WorkerFetch) {
 
 export type Wallet = ReturnType<typeof newWallet>;
 
+/** Stores a memory that must be a new one (not merged into another); returns its id. */
+export async function storeNew(
+  w: Wallet,
+  content: string,
+  fields: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await w.post("/v1/store", { content, ...fields });
+  if (res.status !== 201 || res.body.deduplicated !== false) {
+    throw new Error(`expected a new memory, got ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return res.body.id as string;
+}
+
+/** GET /v1/memories/:id, which must answer 200. */
+export async function getMemory(w: Wallet, id: string): Promise<Json> {
+  const res = await w.get(`/v1/memories/${id}`);
+  if (res.status !== 200) throw new Error(`get ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
 export const MISSING_ID = "00000000-0000-4000-8000-000000000000";
 
 /** Asserts the documented error body and returns it. */

@@ -9,7 +9,16 @@ import { LocalEmbedder } from "../../worker/embed/local";
 import { cosine } from "../../worker/embed/vector";
 import { countTokens } from "../../worker/lib/tokens";
 import { RulesProvider } from "../../worker/llm/rules";
-import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
+import {
+  expectError,
+  getMemory,
+  type Json,
+  newWallet,
+  request,
+  sleep,
+  storeNew,
+  type Wallet,
+} from "../helpers";
 
 const HEADER = "Relevant memories:";
 
@@ -41,19 +50,6 @@ const USED_MEMORY_KEYS = [
   "pinned",
   "tags",
 ].sort();
-
-async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
-  const res = await w.post("/v1/store", { content, ...fields });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  expect(res.body.deduplicated).toBe(false);
-  return res.body.id as string;
-}
-
-async function getMemory(w: Wallet, id: string): Promise<Json> {
-  const res = await w.get(`/v1/memories/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
 
 /** The lines of a text block after the header, checked to be one per memory. */
 function bodyLines(block: string, count: number): string[] {

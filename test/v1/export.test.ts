@@ -1,14 +1,16 @@
 /** GET /v1/export: JSON, CSV and Markdown exports with their filters. */
 import { describe, expect, it } from "vitest";
-import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
+import {
+  expectError,
+  type Json,
+  newWallet,
+  request,
+  sleep,
+  storeNew,
+  type Wallet,
+} from "../helpers";
 
 /** Stores one memory and checks it made a new record (not merged into an earlier one). */
-async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
-  const res = await w.post("/v1/store", { content, ...fields });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  expect(res.body.deduplicated).toBe(false);
-  return res.body.id as string;
-}
 
 async function exportOf(w: Wallet, query = ""): Promise<Json> {
   const res = await w.get(`/v1/export${query}`);

@@ -16,11 +16,13 @@ import { type Scored, scoreMemory, type VectorScale } from "../../worker/recall/
 import { BGE_MODEL, bgeEndpoint, bgeWallet } from "../bge-worker";
 import {
   expectError,
+  getMemory,
   type Json,
   newWallet,
   request,
   signAuth,
   sleep,
+  storeNew,
   type Wallet,
 } from "../helpers";
 
@@ -66,13 +68,6 @@ async function recall(w: Wallet, body: Record<string, unknown>): Promise<Json> {
   return res.body;
 }
 
-async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
-  const res = await w.post("/v1/store", { content, ...fields });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  expect(res.body.deduplicated).toBe(false);
-  return res.body.id as string;
-}
-
 /** Stores many memories (in batches of 100) and checks none was merged into another. */
 async function storeMany(w: Wallet, items: Array<Record<string, unknown>>): Promise<string[]> {
   const out: string[] = [];
@@ -83,12 +78,6 @@ async function storeMany(w: Wallet, items: Array<Record<string, unknown>>): Prom
     out.push(...(res.body.ids as string[]));
   }
   return out;
-}
-
-async function getMemory(w: Wallet, id: string): Promise<Json> {
-  const res = await w.get(`/v1/memories/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
 }
 
 async function relate(w: Wallet, source: string, target: string, type = "related_to") {

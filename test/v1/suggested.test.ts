@@ -8,7 +8,16 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { connectDb, type Db } from "../../worker/db/client";
-import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
+import {
+  expectError,
+  getMemory,
+  type Json,
+  newWallet,
+  request,
+  sleep,
+  storeNew,
+  type Wallet,
+} from "../helpers";
 
 const sorted = (list: string[]) => [...list].sort();
 
@@ -79,19 +88,6 @@ async function suggested(w: Wallet, query = ""): Promise<Json> {
       res.body.suggested[i].review_score,
     );
   }
-  return res.body;
-}
-
-async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
-  const res = await w.post("/v1/store", { content, ...fields });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  expect(res.body.deduplicated).toBe(false);
-  return res.body.id as string;
-}
-
-async function getMemory(w: Wallet, id: string): Promise<Json> {
-  const res = await w.get(`/v1/memories/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
 

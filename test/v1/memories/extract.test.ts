@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
 import type { ChatMessage } from "../../../worker/llm/provider";
 import { RulesProvider } from "../../../worker/llm/rules";
-import { expectError, type Json, newWallet, request, type Wallet } from "../../helpers";
+import { expectError, getMemory, type Json, newWallet, request, type Wallet } from "../../helpers";
 
 const rules = new RulesProvider();
 
@@ -35,12 +35,6 @@ const RESPONSE_KEYS = [
 async function extract(w: Wallet, body: Record<string, unknown>, status = 201): Promise<Json> {
   const res = await w.post("/v1/memories/extract", body);
   expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body;
-}
-
-async function getMemory(w: Wallet, id: string): Promise<Json> {
-  const res = await w.get(`/v1/memories/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
 

@@ -11,6 +11,7 @@ import {
   MISSING_ID,
   newWallet,
   request,
+  storeNew,
   type Wallet,
 } from "../../helpers";
 
@@ -46,12 +47,6 @@ function text(i: number): string {
 }
 
 /** Stores one memory and checks it made a new record (not merged into an earlier one). */
-async function storeNew(w: Wallet, content: string, fields: Record<string, unknown> = {}) {
-  const res = await w.post("/v1/store", { content, ...fields });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  expect(res.body.deduplicated).toBe(false);
-  return res.body.id as string;
-}
 
 /** Stores `n` distinct memories. */
 async function storeMany(w: Wallet, n: number, fields: Record<string, unknown> = {}) {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   expectError,
+  getMemory,
   type Json,
   MISSING_ID,
   newWallet,
@@ -15,12 +16,6 @@ import {
   uniqueText,
   type Wallet,
 } from "../../helpers";
-
-async function getMemory(w: Wallet, id: string): Promise<Json> {
-  const res = await w.get(`/v1/memories/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
 
 async function patchOk(w: Wallet, id: string, body: unknown): Promise<Json> {
   const res = await w.patch(`/v1/memories/${id}`, body);
