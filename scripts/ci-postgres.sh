@@ -42,14 +42,30 @@ if [ ! -f /usr/share/postgresql/15/extension/vector.control ]; then
   rm -rf "$work"
 fi
 
-if ! su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR status" >/dev/null 2>&1; then
-  if [ ! -f "$PGDATA_DIR/PG_VERSION" ]; then
-    log "initdb in $PGDATA_DIR"
-    mkdir -p "$PGDATA_DIR" && chown postgres:postgres "$PGDATA_DIR"
-    su postgres -c "$PG_BIN/initdb -D $PGDATA_DIR -A trust -U postgres --no-sync" >/dev/null
-  fi
+init_pg() {
+  log "initdb in $PGDATA_DIR"
+  mkdir -p "$PGDATA_DIR" && chown postgres:postgres "$PGDATA_DIR"
+  su postgres -c "$PG_BIN/initdb -D $PGDATA_DIR -A trust -U postgres --no-sync" >/dev/null
+}
+# The socket goes in the data directory, so the server needs nothing outside it (on a machine
+# restarted with an empty /run, Debian's /var/run/postgresql is gone). Clients use TCP.
+start_pg() {
   log "starting postgres on 127.0.0.1:$PGPORT"
-  su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR -l $PGDATA_DIR/server.log -w -o '-c listen_addresses=127.0.0.1 -p $PGPORT -c fsync=off -c max_connections=200 -c shared_buffers=1GB' start" >/dev/null
+  su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR -l $PGDATA_DIR/server.log -w -o '-c listen_addresses=127.0.0.1 -p $PGPORT -c unix_socket_directories=$PGDATA_DIR -c fsync=off -c max_connections=200 -c shared_buffers=1GB' start" >/dev/null
+}
+if ! su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR status" >/dev/null 2>&1; then
+  [ -f "$PGDATA_DIR/PG_VERSION" ] || init_pg
+  # pg_ctl (as the server's own user) says no server runs on this directory: a postmaster.pid
+  # left is a killed server's (a machine reused after a stop, the fault run's SIGKILL).
+  rm -f "$PGDATA_DIR/postmaster.pid"
+  if ! start_pg; then
+    log "postgres did not start; the end of its log:"
+    tail -n 20 "$PGDATA_DIR/server.log" >&2 || true
+    log "starting over with a new data directory (this script's data is disposable)"
+    rm -rf "$PGDATA_DIR"
+    init_pg
+    start_pg || { tail -n 20 "$PGDATA_DIR/server.log" >&2; exit 1; }
+  fi
 fi
 if [ "${POOLER:-}" = "1" ]; then
   PGBOUNCER_PORT="${PGBOUNCER_PORT:-56432}"

@@ -47,7 +47,7 @@ function pgCtl(...args: string[]): void {
 }
 
 function startPostgres(): void {
-  const opts = `-c listen_addresses=127.0.0.1 -p ${PGPORT} -c fsync=off -c max_connections=200 -c shared_buffers=1GB`;
+  const opts = `-c listen_addresses=127.0.0.1 -p ${PGPORT} -c unix_socket_directories=${PGDATA} -c fsync=off -c max_connections=200 -c shared_buffers=1GB`;
   pgCtl("-l", `${PGDATA}/server.log`, "-w", "-o", `'${opts}'`, "start");
 }
 
