@@ -169,3 +169,29 @@ describe("logError", () => {
     expect(text).not.toContain("secret plans");
   });
 });
+
+describe("logs while the database is unavailable", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("are one line without stack frames every 5 s, counting the failures it stands for", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.parse("2030-01-01T00:00:00Z");
+    vi.setSystemTime(start);
+    const logs = captureLogs();
+    const outage = () =>
+      new DrizzleQueryError("select 1", [], new Error("Connection terminated unexpectedly"));
+    for (let i = 0; i < 50; i++) logError(`[req-${i}] POST /v1/store`, outage());
+    vi.setSystemTime(start + 5_000);
+    logError("[req-last] POST /v1/store", outage());
+    const lines = logs().split("\n");
+
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain("[req-0] POST /v1/store: database unavailable");
+    expect(lines[1]).toContain("[req-last]");
+    expect(lines[1]).toContain("49 more failures like it in the last 5 s");
+    expect(logs()).not.toMatch(/^\s+at /m);
+    // A failure that is not an outage still gets its own line and stack frames.
+    logError("[req-bug] POST /v1/store", new TypeError("x is undefined"));
+    expect(logs()).toMatch(/\[req-bug\][^\n]*TypeError[^\n]*\n\s+at /);
+  });
+});

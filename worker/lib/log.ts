@@ -7,10 +7,45 @@
  * signatures, hashes) are shortened wherever they appear.
  */
 import { DrizzleQueryError } from "drizzle-orm";
+import { isDatabaseUnavailable } from "../db/unavailable";
 import { ApiError } from "../errors";
 
 export function logError(where: string, err?: unknown): void {
+  if (err !== undefined && isDatabaseUnavailable(err)) {
+    logOutage(where, err);
+    return;
+  }
   console.error(err === undefined ? redact(where) : `${redact(where)}: ${describeFailure(err)}`);
+}
+
+/**
+ * An unavailable database is an operational state, not a bug: every request answers 503
+ * while it lasts, so a line and a stack per request would say the same thing hundreds of
+ * times a second. Such failures get one line, without stack frames, at most every
+ * OUTAGE_LOG_INTERVAL_MS per isolate, counting the ones it stands for.
+ *
+ * Measured under `wrangler dev`: with a stack per failed request, the dev server's Node
+ * process (which source-maps every logged stack) fell behind, workerd blocked writing to its
+ * full stdout pipe, and every request in the isolate froze for 4-12 s; wrangler then answered
+ * the requests it was proxying with a plain-text 503 "Your worker restarted mid-request".
+ */
+const OUTAGE_LOG_INTERVAL_MS = 5_000;
+let outageLoggedAt = Number.NEGATIVE_INFINITY;
+let outageSuppressed = 0;
+
+function logOutage(where: string, err: unknown): void {
+  const now = Date.now();
+  if (now - outageLoggedAt < OUTAGE_LOG_INTERVAL_MS) {
+    outageSuppressed += 1;
+    return;
+  }
+  const more =
+    outageSuppressed > 0
+      ? ` (and ${outageSuppressed} more failures like it in the last ${Math.round((now - outageLoggedAt) / 1000)} s)`
+      : "";
+  outageLoggedAt = now;
+  outageSuppressed = 0;
+  console.warn(`${redact(where)}: database unavailable: ${describeCauses(err)}${more}`);
 }
 
 /** Postgres error fields that name things (SQLSTATE, objects, the C routine), not values. */
@@ -23,13 +58,17 @@ const MAX_CAUSES = 4;
 
 /** One line (plus stack frames) describing an error and its causes without user data. */
 export function describeFailure(err: unknown): string {
+  return describeCauses(err) + frames(err);
+}
+
+function describeCauses(err: unknown): string {
   const parts: string[] = [];
   let current: unknown = err;
   for (let i = 0; i < MAX_CAUSES && current !== undefined && current !== null; i++) {
     parts.push(describeOne(current));
     current = current instanceof Error ? current.cause : undefined;
   }
-  return parts.join(" <- caused by ") + frames(err);
+  return parts.join(" <- caused by ");
 }
 
 function describeOne(err: unknown): string {
