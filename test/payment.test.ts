@@ -276,6 +276,7 @@ describe("x402 end to end: free allowance, then pay", () => {
         mimeType: "application/json",
       },
       accepts: [expectedRequirement("5000")],
+      extensions: expect.any(Object), // bazaar, payment-identifier, sign-in-with-x: test/x402/
     });
     expect(unpaid.headers.get("x-ratelimit-limit")).toBe("100");
 
@@ -635,6 +636,7 @@ describe("payments not configured (the suite's default settings)", () => {
         mimeType: "application/json",
       },
       accepts: [],
+      extensions: expect.any(Object), // bazaar, payment-identifier, sign-in-with-x: test/x402/
     });
     const paid = await call({ "payment-signature": btoa("{}") });
     expect(paid.status).toBe(402);

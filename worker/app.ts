@@ -8,9 +8,9 @@ import { Timings } from "./lib/timing";
 import { validationError } from "./lib/validate";
 import { identify, requireWallet } from "./middleware/auth";
 import { inputGuard } from "./middleware/body";
-import { freeAllowance, rateLimit } from "./middleware/meter";
+import { freeAllowance, metering, rateLimit } from "./middleware/meter";
 import { services } from "./middleware/services";
-import { operationFor, registerRoutes } from "./routes";
+import { operationFor, PAID_ROUTES, registerRoutes } from "./routes";
 
 /**
  * Builds the Hono app: request ids, per-request services, identity and rate limits, body
@@ -44,8 +44,10 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.use(services);
   app.use(async (c, next) => {
     c.set("operation", operationFor(c.req.method, c.req.path));
+    c.set("paidRoutes", PAID_ROUTES);
     await next();
   });
+  app.use(metering);
   app.use(identify);
   app.use(rateLimit);
   app.use(inputGuard);

@@ -5,6 +5,7 @@ import type { Config, Env } from "./env";
 import type { Timings } from "./lib/timing";
 import type { LlmProvider } from "./llm/provider";
 import type { Metering } from "./meter/meter";
+import type { PaidRoutes } from "./payment/paid-route";
 import type { OperationMeta } from "./routes/meta";
 
 /**
@@ -50,6 +51,8 @@ export type AppEnv = {
     caller: Caller;
     /** The declared operation the method and path match; undefined for an unknown route. */
     operation: OperationMeta | undefined;
+    /** The contract's paid routes (worker/routes), for 402 answers and the x402 listing. */
+    paidRoutes: PaidRoutes;
   };
 };
 

@@ -27,6 +27,7 @@ describe("GET /openapi.json", () => {
     expect(result.valid).toBe(true);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       "bearerAuth",
+      "signInWithX",
       "walletAuth",
       "x402Payment",
     ]);

@@ -6,6 +6,16 @@
  * read from the OpenAPI document the declarations produce (worker/routes); no schema is
  * written twice.
  */
+import {
+  bodySchema,
+  type DocOperation,
+  inline,
+  type OpenApiDoc,
+  type JsonSchema as Schema,
+  successSchema,
+} from "../lib/openapi";
+
+export type { OpenApiDoc } from "../lib/openapi";
 
 /** operationId → tool name (memoclaw-mcp's names; `memoclaw_job` is ours: it has no jobs tool). */
 export const TOOL_NAMES: Record<string, string> = {
@@ -43,23 +53,6 @@ export const TOOL_NAMES: Record<string, string> = {
   freeTierStatus: "memoclaw_status",
 };
 
-type Schema = Record<string, unknown>;
-
-interface DocOperation {
-  operationId: string;
-  summary?: string;
-  description?: string;
-  "x-price-usd"?: string;
-  parameters?: Array<{ name: string; in: string; required?: boolean; schema?: Schema }>;
-  requestBody?: { content?: Record<string, { schema?: Schema }> };
-  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>;
-}
-
-export interface OpenApiDoc {
-  paths: Record<string, Record<string, DocOperation>>;
-  components?: { schemas?: Record<string, Schema> };
-}
-
 /** Where each input property goes in the HTTP request the tool call becomes. */
 export interface ToolRoute {
   method: string;
@@ -76,17 +69,6 @@ export interface Tool {
   outputSchema: Schema & { type: "object" };
   annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean };
   route: ToolRoute;
-}
-
-/** The schema with every `$ref` replaced by the component it names (MCP wants them whole). */
-function inline(schema: unknown, components: Record<string, Schema>): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => inline(s, components));
-  if (!schema || typeof schema !== "object") return schema;
-  const ref = (schema as { $ref?: string }).$ref;
-  if (typeof ref === "string") {
-    return inline(components[ref.replace("#/components/schemas/", "")] ?? {}, components);
-  }
-  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, inline(v, components)]));
 }
 
 /** Top-level properties and required names of an object schema, through allOf. */
@@ -142,16 +124,15 @@ export function toolsOf(doc: OpenApiDoc): Tool[] {
       properties[p.name] = p.in === "query" ? queryProperty(schema) : schema;
       if (p.required) required.push(p.name);
     }
-    const body = op.requestBody?.content?.["application/json"]?.schema;
+    const body = bodySchema(op, doc);
     if (body) {
-      const parts = objectParts(inline(body, components) as Schema);
+      const parts = objectParts(body);
       // Tool calls answer with the result itself: no background jobs over MCP.
       delete parts.properties.async;
       Object.assign(properties, parts.properties);
       required.push(...parts.required.filter((r) => r !== "async"));
     }
-    const success = Object.entries(op.responses ?? {}).find(([status]) => status.startsWith("2"));
-    const output = inline(success?.[1].content?.["application/json"]?.schema ?? {}, components);
+    const output = successSchema(op, doc);
     return [
       {
         name,
@@ -161,7 +142,7 @@ export function toolsOf(doc: OpenApiDoc): Tool[] {
           properties,
           ...(required.length ? { required } : {}),
         },
-        outputSchema: { ...(output as Schema), type: "object" as const },
+        outputSchema: { ...output, type: "object" as const },
         annotations: {
           title: op.summary ?? name,
           readOnlyHint: method === "get",

@@ -24,11 +24,35 @@
  *     validBefore, at most a day ahead) is past; by then the token contract refuses the
  *     authorization itself (expired, or its nonce used on chain).
  *
+ *   payment_id(id TEXT PRIMARY KEY, fingerprint TEXT, state TEXT, status INTEGER, body TEXT,
+ *              headers TEXT, expires_at INTEGER)
+ *     Wallet objects only, for the wallet as payer: x402 payment identifiers (the
+ *     `payment-identifier` extension's idempotency ids, 16-128 characters). `fingerprint` is
+ *     the SHA-256 of the request that holds the id (caller, method, path and query, body).
+ *     'pending' while that request runs (expires_at: a 10-minute lease), 'done' once it was
+ *     answered after paying: status, JSON body (null above 64 KiB) and headers (the
+ *     PAYMENT-RESPONSE receipt) of that answer, kept for an hour (expires_at). A request
+ *     given up without paying deletes its 'pending' row. See payment-ids.ts.
+ *
+ *   sign_in_nonce(nonce TEXT PRIMARY KEY, expires_at INTEGER)
+ *     Wallet objects only, for the wallet as signer: nonces of sign-in-with-x messages
+ *     (auth/siwx.ts) already used to identify a request; each is accepted once. Rows are
+ *     pruned once `expires_at` (unix s: the message's issuedAt plus the 300 s it is accepted
+ *     for) is past, when the message itself is refused as too old.
+ *
  * Every method is synchronous: it runs to completion without yielding, so calls from
  * concurrent requests are serialised by the object and each read-modify-write is atomic.
  */
 import { DurableObject } from "cloudflare:workers";
 import { type BucketLimit, evaluateHit, type HitResult, type WindowCount } from "./limits";
+import {
+  claimPaymentId,
+  completePaymentId,
+  PAYMENT_ID_TABLE,
+  type PaymentIdClaim,
+  releasePaymentId,
+  type StoredResponse,
+} from "./payment-ids";
 
 export interface FreeGrant {
   granted: boolean;
@@ -43,6 +67,9 @@ export interface FreeUsage {
 
 /** A payment nonce taken for one request, or the state of the request that holds it. */
 export type PaymentClaim = { claimed: true } | { claimed: false; state: "pending" | "settled" };
+
+/** A sign-in nonce taken for one request; `used` when a request already took it. */
+export type SignInNonceClaim = "claimed" | "used";
 
 type WindowRow = { bucket: string; window_start: number; count: number };
 
@@ -72,6 +99,13 @@ export class Meter extends DurableObject<NoBindings> {
       `CREATE TABLE IF NOT EXISTS payment_nonce (
          nonce TEXT PRIMARY KEY,
          state TEXT NOT NULL CHECK (state IN ('pending', 'settled')),
+         expires_at INTEGER NOT NULL
+       )`,
+    );
+    this.sql.exec(PAYMENT_ID_TABLE);
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS sign_in_nonce (
+         nonce TEXT PRIMARY KEY,
          expires_at INTEGER NOT NULL
        )`,
     );
@@ -164,6 +198,33 @@ export class Meter extends DurableObject<NoBindings> {
       "DELETE FROM payment_nonce WHERE nonce = ? AND state = 'pending'",
       nonce.toLowerCase(),
     );
+  }
+
+  /** Takes a payment identifier for one request (see payment-ids.ts). */
+  claimPaymentId(
+    id: string,
+    fingerprint: string,
+    pendingUntil: number,
+    nowSeconds: number,
+  ): PaymentIdClaim {
+    return claimPaymentId(this.sql, id, fingerprint, pendingUntil, nowSeconds);
+  }
+
+  completePaymentId(id: string, response: StoredResponse, expiresAt: number): void {
+    completePaymentId(this.sql, id, response, expiresAt);
+  }
+
+  releasePaymentId(id: string): void {
+    releasePaymentId(this.sql, id);
+  }
+
+  /** Takes a sign-in nonce once; expired ones are pruned first. */
+  claimSignInNonce(nonce: string, expiresAt: number, nowSeconds: number): SignInNonceClaim {
+    this.sql.exec("DELETE FROM sign_in_nonce WHERE expires_at < ?", nowSeconds);
+    const used = this.sql.exec("SELECT 1 FROM sign_in_nonce WHERE nonce = ?", nonce).toArray()[0];
+    if (used) return "used";
+    this.sql.exec("INSERT INTO sign_in_nonce (nonce, expires_at) VALUES (?, ?)", nonce, expiresAt);
+    return "claimed";
   }
 
   private freeUsed(): number {

@@ -1,9 +1,20 @@
 import type { Config, Env } from "../env";
 import { ApiError } from "../errors";
 import { type BucketLimit, type HitResult, windowStartOf } from "./limits";
-import type { FreeGrant, FreeUsage, Meter, PaymentClaim } from "./meter-object";
+import type {
+  FreeGrant,
+  FreeUsage,
+  Meter,
+  PaymentClaim,
+  SignInNonceClaim as StoredNonceClaim,
+} from "./meter-object";
+import type { PaymentIdClaim, StoredResponse } from "./payment-ids";
 
 export type { FreeGrant, FreeUsage, PaymentClaim } from "./meter-object";
+export type { PaymentIdClaim, StoredResponse } from "./payment-ids";
+
+/** A sign-in nonce claim; `unavailable` when nonces cannot be remembered (metering off). */
+export type SignInNonceClaim = StoredNonceClaim | "unavailable";
 
 /** Whom a request is counted against: a verified wallet, else the client IP. */
 export type MeterIdentity = { kind: "wallet"; wallet: string } | { kind: "ip"; ip: string };
@@ -36,6 +47,31 @@ export interface Metering {
   ): Promise<PaymentClaim>;
   settlePayment(payer: string, nonce: string): Promise<void>;
   releasePayment(payer: string, nonce: string): Promise<void>;
+  /**
+   * Takes an x402 payment identifier of `payer` for the request whose fingerprint is given
+   * (idempotency, see the payment_id table in meter-object.ts); times in unix s.
+   */
+  claimPaymentId(
+    payer: string,
+    id: string,
+    fingerprint: string,
+    pendingUntil: number,
+    nowSeconds: number,
+  ): Promise<PaymentIdClaim>;
+  completePaymentId(
+    payer: string,
+    id: string,
+    response: StoredResponse,
+    expiresAt: number,
+  ): Promise<void>;
+  releasePaymentId(payer: string, id: string): Promise<void>;
+  /** Takes the nonce of `wallet`'s sign-in-with-x message, once (sign_in_nonce table). */
+  claimSignInNonce(
+    wallet: string,
+    nonce: string,
+    expiresAt: number,
+    nowSeconds: number,
+  ): Promise<SignInNonceClaim>;
 }
 
 /** The real thing: one Meter object per identity. */
@@ -78,6 +114,43 @@ export class DurableObjectMetering implements Metering {
   async releasePayment(payer: string, nonce: string): Promise<void> {
     await this.stub({ kind: "wallet", wallet: payer }).releasePayment(nonce);
   }
+
+  claimPaymentId(
+    payer: string,
+    id: string,
+    fingerprint: string,
+    pendingUntil: number,
+    nowSeconds: number,
+  ): Promise<PaymentIdClaim> {
+    return this.stub({ kind: "wallet", wallet: payer }).claimPaymentId(
+      id,
+      fingerprint,
+      pendingUntil,
+      nowSeconds,
+    );
+  }
+
+  async completePaymentId(
+    payer: string,
+    id: string,
+    response: StoredResponse,
+    expiresAt: number,
+  ): Promise<void> {
+    await this.stub({ kind: "wallet", wallet: payer }).completePaymentId(id, response, expiresAt);
+  }
+
+  async releasePaymentId(payer: string, id: string): Promise<void> {
+    await this.stub({ kind: "wallet", wallet: payer }).releasePaymentId(id);
+  }
+
+  claimSignInNonce(
+    wallet: string,
+    nonce: string,
+    expiresAt: number,
+    nowSeconds: number,
+  ): Promise<SignInNonceClaim> {
+    return this.stub({ kind: "wallet", wallet }).claimSignInNonce(nonce, expiresAt, nowSeconds);
+  }
 }
 
 /**
@@ -86,7 +159,9 @@ export class DurableObjectMetering implements Metering {
  * nothing used, so clients that read them keep working. Payment nonces are not remembered
  * either: a replayed payment is then caught by the facilitator (its verification simulates
  * the transfer, which the token refuses for a used nonce), and a replay racing the original
- * by the token contract at settlement, after its handler ran.
+ * by the token contract at settlement, after its handler ran. Payment identifiers are not
+ * remembered (each request runs and pays on its own), and sign-in-with-x is refused: nothing
+ * else would stop a signed message from being replayed.
  */
 export class NoopMetering implements Metering {
   async hit(_identity: MeterIdentity, limits: BucketLimit[], nowMs: number): Promise<HitResult> {
@@ -113,6 +188,18 @@ export class NoopMetering implements Metering {
   async settlePayment(): Promise<void> {}
 
   async releasePayment(): Promise<void> {}
+
+  async claimPaymentId(): Promise<PaymentIdClaim> {
+    return { outcome: "claimed" };
+  }
+
+  async completePaymentId(): Promise<void> {}
+
+  async releasePaymentId(): Promise<void> {}
+
+  async claimSignInNonce(): Promise<SignInNonceClaim> {
+    return "unavailable";
+  }
 }
 
 /**

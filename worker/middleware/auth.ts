@@ -1,23 +1,26 @@
 import { createMiddleware } from "hono/factory";
 import { verifySession } from "../auth/session";
+import { SIGN_IN_HEADER, verifySignIn } from "../auth/siwx";
 import { verifyWalletHeader } from "../auth/wallet";
-import type { AppEnv, Identification } from "../context";
+import type { AppContext, AppEnv, Identification } from "../context";
 import { ApiError } from "../errors";
 import { decodePayment, verifyPayer } from "../payment/payload";
 import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
+import { paymentNetwork } from "../payment/settings";
 import { ensureUser } from "../users";
 
 /**
- * Verifies `x-wallet-auth` or `Authorization: Bearer <session token>` when the request
- * carries one (else, on a paid endpoint, the payer of a PAYMENT-SIGNATURE), and records the
- * outcome without failing: the rate limiter needs to know who is calling on every path
- * (public ones too), while only protected routes refuse a caller (requireWallet). A claimed
- * address is never trusted before its proof is checked.
+ * Verifies `x-wallet-auth`, `Authorization: Bearer <session token>` or `SIGN-IN-WITH-X` when
+ * the request carries one (else, on a paid endpoint, the payer of a PAYMENT-SIGNATURE), and
+ * records the outcome without failing: the rate limiter needs to know who is calling on every
+ * path (public ones too), while only protected routes refuse a caller (requireWallet). A
+ * claimed address is never trusted before its proof is checked.
  */
 export const identify = createMiddleware<AppEnv>(async (c, next) => {
   const { config } = c.get("services");
   const header = c.req.header("x-wallet-auth");
   const bearer = c.req.header("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
+  const signIn = c.req.header(SIGN_IN_HEADER);
   let identity: Identification = { status: "anonymous" };
   if (header) {
     const check = await c
@@ -31,6 +34,8 @@ export const identify = createMiddleware<AppEnv>(async (c, next) => {
     identity = subject
       ? { status: "wallet", wallet: subject }
       : { status: "invalid", reason: "Invalid or expired session token" };
+  } else if (signIn) {
+    identity = await c.get("timings").measure("auth", () => identifySignIn(c, signIn));
   } else {
     // The spec's third way: on a paid endpoint, an x402 payment alone names the wallet (its
     // payer), once its signature is checked. Whether it pays is decided later (freeAllowance).
@@ -42,6 +47,25 @@ export const identify = createMiddleware<AppEnv>(async (c, next) => {
   c.set("identity", identity);
   await next();
 });
+
+/** A verified sign-in message names the wallet once its nonce is taken (one use only). */
+async function identifySignIn(c: AppContext, header: string): Promise<Identification> {
+  const network = paymentNetwork(c.get("services").config);
+  const check = await verifySignIn(header, c.req.url, network);
+  if (!check.ok) return { status: "invalid", reason: check.reason };
+  const now = Math.floor(Date.now() / 1000);
+  const claim = await c
+    .get("metering")
+    .claimSignInNonce(check.wallet, check.nonce, check.nonceExpiresAt, now);
+  if (claim === "claimed") return { status: "wallet", wallet: check.wallet };
+  return {
+    status: "invalid",
+    reason:
+      claim === "used"
+        ? `${SIGN_IN_HEADER}: nonce already used; sign a new message`
+        : `${SIGN_IN_HEADER} is not accepted: this service keeps no nonces (metering is off)`,
+  };
+}
 
 async function identifyPayer(header: string): Promise<Identification> {
   const decoded = decodePayment(header);
@@ -62,7 +86,7 @@ export const requireWallet = createMiddleware<AppEnv>(async (c, next) => {
   if (identity.status === "anonymous") {
     throw new ApiError(
       "UNAUTHORIZED",
-      "Authentication required: send x-wallet-auth or Authorization: Bearer <token>",
+      "Authentication required: send x-wallet-auth, Authorization: Bearer <token> or SIGN-IN-WITH-X",
     );
   }
   const { wallet } = identity;

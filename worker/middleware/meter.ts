@@ -5,7 +5,7 @@ import { isInnerCall } from "../lib/inner-call";
 import { logError } from "../lib/log";
 import { type HitResult, limitsFor, retryAfterSeconds } from "../meter/limits";
 import { createMetering, type MeterIdentity, NoopMetering } from "../meter/meter";
-import { FREE_CALLS_PER_WALLET, PRICES } from "../meter/prices";
+import { FREE_CALLS_PER_WALLET } from "../meter/prices";
 import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
 import { payForCall, paymentRequired } from "./payment";
 
@@ -35,6 +35,15 @@ export function rateLimitHeaders(result: HitResult): Record<string, string> {
 }
 
 /**
+ * The request's Metering (the Meter Durable Objects, or none when metering is off), set
+ * before identify: a sign-in-with-x nonce is claimed in the signer's Meter.
+ */
+export const metering = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("metering", createMetering(c.get("services").config, c.env));
+  await next();
+});
+
+/**
  * Counts every request (any path, any outcome) against the verified wallet, else the client
  * IP, and refuses it with 429 when a bucket is full. Runs after identify and before any
  * body parsing, so a refused request costs one Durable Object call and nothing else. The
@@ -42,8 +51,7 @@ export function rateLimitHeaders(result: HitResult): Record<string, string> {
  * errors and 404s included (Hono has already turned those into c.res by then).
  */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const metering = createMetering(c.get("services").config, c.env);
-  c.set("metering", metering);
+  const metering = c.get("metering");
   const nowMs = Date.now();
   const identity = meterIdentity(c.get("identity"), c.req.raw.headers);
   // A tool call dispatched by /mcp was counted in "all" as the /mcp request
@@ -85,17 +93,15 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
  * Runs after requireWallet: a caller is always known here.
  */
 export const freeAllowance = createMiddleware<AppEnv>(async (c, next) => {
-  const priceClass = c.get("operation")?.price;
-  if (!priceClass) return next();
-  const price = PRICES[priceClass];
+  if (!c.get("operation")?.price) return next();
   const payment = c.req.header(PAYMENT_SIGNATURE_HEADER);
-  if (payment) return payForCall(c, price, payment, next);
+  if (payment) return payForCall(c, payment, next);
   const { wallet } = c.get("caller");
   const metering = c.get("metering");
   const grant = await c
     .get("timings")
     .measure("free", () => metering.reserveFree(wallet, FREE_CALLS_PER_WALLET));
-  if (!grant.granted) return paymentRequired(c, price);
+  if (!grant.granted) return paymentRequired(c);
   let served = false;
   try {
     await next();

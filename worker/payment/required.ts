@@ -3,13 +3,16 @@
  * `PAYMENT-REQUIRED` = base64 of the x402 v2 PaymentRequired object
  * `{x402Version: 2, error?, resource: {url, description, mimeType}, accepts: [req]}` with
  * `req = {scheme: "exact", network, asset, amount, payTo, maxTimeoutSeconds, extra: {name,
- * version}}`. The requirement is built from configuration alone, so a plain 402 never waits
- * for the facilitator.
+ * version}}`, and `extensions` (bazaar, payment-identifier, sign-in-with-x: extensions.ts).
+ * It is built from configuration and the contract alone, so a plain 402 never waits for the
+ * facilitator.
  */
 import { encodePaymentRequiredHeader } from "@x402/core/http";
 import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
 import { ApiError } from "../errors";
 import type { Price } from "../meter/prices";
+import { paymentRequiredExtensions } from "./extensions";
+import type { PaidRoute } from "./paid-route";
 import {
   MAX_TIMEOUT_SECONDS,
   type PaymentSettings,
@@ -40,30 +43,45 @@ export function requirementsFor(settings: PaymentSettings, price: Price): Paymen
   ];
 }
 
+/** A paid call being answered: the request and the declared route it is for. */
 export interface PaidResource {
-  method: string;
-  path: string;
-  url: string;
+  request: Request;
+  route: PaidRoute;
 }
 
-export function paymentRequiredObject(
+/** The price as the 402 body and GET /.well-known/x402 state it, with or without payTo. */
+export function priceDetails(settings: PaymentSettings, price: Price) {
+  return {
+    amount: price.atomic,
+    usd: price.usd,
+    asset: settings.asset,
+    symbol: PRICE_SYMBOL,
+    decimals: PRICE_DECIMALS,
+    network: settings.network,
+  };
+}
+
+export async function paymentRequiredObject(
   settings: PaymentSettings,
-  price: Price,
   resource: PaidResource,
   error?: string,
-): PaymentRequired {
-  const accepts = requirementsFor(settings, price);
+): Promise<PaymentRequired> {
+  const { request, route } = resource;
+  const accepts = requirementsFor(settings, route.price);
   const reason = error ?? (accepts.length === 0 ? PAYMENTS_OFF : undefined);
-  return {
+  const path = new URL(request.url).pathname;
+  const required: PaymentRequired = {
     x402Version: 2,
     ...(reason ? { error: reason } : {}),
     resource: {
-      url: resource.url,
-      description: `${resource.method} ${resource.path}: ${price.usd} ${PRICE_SYMBOL} per call`,
+      url: request.url,
+      description: `${request.method} ${path}: ${route.price.usd} ${PRICE_SYMBOL} per call`,
       mimeType: "application/json",
     },
     accepts,
   };
+  required.extensions = await paymentRequiredExtensions(settings, route, required, request);
+  return required;
 }
 
 export interface RefusalOptions {
@@ -79,23 +97,13 @@ export interface RefusalOptions {
  * The 402 as an ApiError (the app's onError renders body and headers). Without a reason it
  * is the plain "pay to continue" answer; with one, the refusal of the payment that was sent.
  */
-export function paymentRequiredError(
+export async function paymentRequiredError(
   settings: PaymentSettings,
-  price: Price,
   resource: PaidResource,
   opts: RefusalOptions = {},
-): ApiError {
-  const required = paymentRequiredObject(settings, price, resource, opts.reason);
-  const details: Record<string, unknown> = {
-    price: {
-      amount: price.atomic,
-      usd: price.usd,
-      asset: settings.asset,
-      symbol: PRICE_SYMBOL,
-      decimals: PRICE_DECIMALS,
-      network: settings.network,
-    },
-  };
+): Promise<ApiError> {
+  const required = await paymentRequiredObject(settings, resource, opts.reason);
+  const details: Record<string, unknown> = { price: priceDetails(settings, resource.route.price) };
   if (opts.reason) details.reason = opts.reason;
   if (opts.detail) details.detail = opts.detail;
   const message = opts.reason

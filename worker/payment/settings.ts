@@ -62,9 +62,13 @@ function defaultAssetOf(network: Network) {
   }
 }
 
+/** The CAIP-2 network payments and sign-in messages are for. */
+export const paymentNetwork = (config: Config): Network =>
+  (config.X402_NETWORK ?? BASE_MAINNET) as Network;
+
 /** The payment settings of a parsed config; throws a logged 500 on contradictions. */
 export function paymentSettings(config: Config): PaymentSettings {
-  const network = (config.X402_NETWORK ?? BASE_MAINNET) as Network;
+  const network = paymentNetwork(config);
   const chainId = Number(network.split(":")[1]);
   const known = config.X402_ASSET ? undefined : defaultAssetOf(network);
   const asset = config.X402_ASSET ?? known?.asset;

@@ -6,18 +6,23 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../context";
+import type { OpenApiDoc } from "../lib/openapi";
+import { PRICES } from "../meter/prices";
+import { declareBazaar, routeContract } from "../payment/bazaar";
+import type { PaidRoute, PaidRoutes } from "../payment/paid-route";
 import { sessionOp } from "./auth/session";
 import { contractOperations } from "./docs";
 import { healthOp } from "./health";
 import { mcpOperations } from "./mcp";
 import type { Operation } from "./operation";
 import { ITEM_SCHEMAS, V1_OPERATIONS } from "./v1";
+import { wellKnownX402Op } from "./well-known";
 
 export const INFO = {
   title: "memory-service",
   version: "1.0.0",
   description:
-    "Long-term memory for AI agents. Identify with a wallet: the `x-wallet-auth` header (`{address}:{unix_ts}:{signature of service-auth:{unix_ts}}`) or a bearer token from POST /auth/session. Every wallet has 100 free calls to paid operations (`x-price-usd`), then pays per call with x402 v2 (USDC on Base): a 402 carries `PAYMENT-REQUIRED`, the retry carries `PAYMENT-SIGNATURE`.",
+    "Long-term memory for AI agents. Identify with a wallet: the `x-wallet-auth` header (`{address}:{unix_ts}:{signature of service-auth:{unix_ts}}`) or a bearer token from POST /auth/session. Every wallet has 100 free calls to paid operations (`x-price-usd`), then pays per call with x402 v2 (USDC on Base): a 402 carries `PAYMENT-REQUIRED` (with the x402 extensions `bazaar`, `payment-identifier` and `sign-in-with-x`), the retry carries `PAYMENT-SIGNATURE`. A signed sign-in-with-x message (`SIGN-IN-WITH-X`) identifies a wallet too. `GET /.well-known/x402` lists the paid resources.",
 };
 
 let registered: OpenAPIHono<AppEnv> | undefined;
@@ -40,6 +45,7 @@ export const OPERATIONS: Operation[] = [
   healthOp,
   sessionOp,
   ...contractOperations(contractDocument),
+  wellKnownX402Op,
   ...mcpOperations(contractDocument, () => {
     const app = registered;
     if (!app) throw new Error("routes are not registered");
@@ -48,8 +54,10 @@ export const OPERATIONS: Operation[] = [
   ...V1_OPERATIONS,
 ];
 
+/** A declared route: its operation, upper-case method and OpenAPI path template. */
 interface Matcher {
   method: string;
+  path: string;
   pattern: RegExp;
   operation: Operation;
 }
@@ -57,16 +65,48 @@ interface Matcher {
 const MATCHERS: Matcher[] = OPERATIONS.flatMap((operation) =>
   operation.routes.map((route) => ({
     method: route.method.toUpperCase(),
+    path: route.path,
     pattern: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, "[^/]+")}/?$`),
     operation,
   })),
 );
 
+/** The declared route of a request, as the router will pick it; undefined for none. */
+function routeFor(method: string, path: string): Matcher | undefined {
+  const m = method === "HEAD" ? "GET" : method;
+  return MATCHERS.find((x) => x.method === m && x.pattern.test(path));
+}
+
 /** The declared operation of a request, as the router will pick it; undefined for none. */
 export function operationFor(method: string, path: string): Operation | undefined {
-  const m = method === "HEAD" ? "GET" : method;
-  return MATCHERS.find((x) => x.method === m && x.pattern.test(path))?.operation;
+  return routeFor(method, path)?.operation;
 }
+
+let paidRouteMap: Map<Matcher, PaidRoute> | undefined;
+
+/** Every priced route (aliases included) with its contract, read from the document once. */
+function paidRouteMapOf(): Map<Matcher, PaidRoute> {
+  if (paidRouteMap) return paidRouteMap;
+  const doc = contractDocument() as OpenApiDoc;
+  const map = new Map<Matcher, PaidRoute>();
+  for (const matcher of MATCHERS) {
+    const price = matcher.operation.price;
+    if (!price) continue;
+    const contract = routeContract(doc, matcher.method, matcher.path);
+    map.set(matcher, { contract, price: PRICES[price], bazaar: declareBazaar(contract) });
+  }
+  paidRouteMap = map;
+  return map;
+}
+
+/** The paid routes of the contract, for the payment middleware and GET /.well-known/x402. */
+export const PAID_ROUTES: PaidRoutes = {
+  all: () => [...paidRouteMapOf().values()],
+  find: (method, path) => {
+    const matcher = routeFor(method, path);
+    return matcher?.operation.price ? paidRouteMapOf().get(matcher) : undefined;
+  },
+};
 
 export function registerRoutes(target: OpenAPIHono<AppEnv>) {
   registered = target;
@@ -81,6 +121,13 @@ export function registerRoutes(target: OpenAPIHono<AppEnv>) {
     scheme: "bearer",
     bearerFormat: "JWT",
     description: "A session token from POST /auth/session (7 days)",
+  });
+  target.openAPIRegistry.registerComponent("securitySchemes", "signInWithX", {
+    type: "apiKey",
+    in: "header",
+    name: "SIGN-IN-WITH-X",
+    description:
+      "x402 sign-in-with-x (CAIP-122/SIWE): base64 JSON of a message signed by the wallet, for this host, on the payment network, issued within 300 s; each nonce is accepted once",
   });
   target.openAPIRegistry.registerComponent("securitySchemes", "x402Payment", {
     type: "apiKey",

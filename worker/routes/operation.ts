@@ -9,7 +9,7 @@ import { createRoute, type RouteConfig, type RouteHandler, type z } from "@hono/
 import type { AppEnv } from "../context";
 import { PRICES } from "../meter/prices";
 import type { OperationMeta } from "./meta";
-import { ERRORS } from "./schemas/error";
+import { ERRORS, paidConflict } from "./schemas/error";
 
 type Method = "get" | "post" | "patch" | "delete";
 
@@ -54,7 +54,13 @@ export function operation<const R extends RouteConfig & { operationId: string }>
   const responses: RouteConfig["responses"] = {
     ...route.responses,
     ...(auth === "wallet" ? { 401: ERRORS[401], 503: ERRORS[503] } : {}),
-    ...(price ? { 402: ERRORS[402], 502: ERRORS[502] } : {}),
+    ...(price
+      ? {
+          402: ERRORS[402],
+          409: paidConflict(route.responses[409] as { description: string } | undefined),
+          502: ERRORS[502],
+        }
+      : {}),
     ...(route.request?.body ? { 413: ERRORS[413] } : {}),
     ...(hasInput ? { 422: ERRORS[422] } : {}),
     429: ERRORS[429],
@@ -69,7 +75,12 @@ export function operation<const R extends RouteConfig & { operationId: string }>
     responses,
     security:
       auth === "wallet"
-        ? [{ walletAuth: [] }, { bearerAuth: [] }, ...(price ? [{ x402Payment: [] }] : [])]
+        ? [
+            { walletAuth: [] },
+            { bearerAuth: [] },
+            { signInWithX: [] },
+            ...(price ? [{ x402Payment: [] }] : []),
+          ]
         : [],
     "x-auth": auth,
     ...(price ? { "x-price-usd": PRICES[price].usd } : {}),

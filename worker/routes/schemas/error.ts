@@ -31,7 +31,7 @@ const errorResponse = (description: string, headers?: Record<string, z.ZodType>)
 export const ERRORS = {
   401: errorResponse("No wallet identity, or an invalid signature, token or payment proof"),
   402: errorResponse(
-    "Free allowance used: pay with x402 v2. The `PAYMENT-REQUIRED` header holds the base64 PaymentRequired object (`accepts`: scheme `exact`, USDC, amount in atomic units); retry with `PAYMENT-SIGNATURE`.",
+    "Free allowance used: pay with x402 v2. The `PAYMENT-REQUIRED` header holds the base64 PaymentRequired object (`accepts`: scheme `exact`, USDC, amount in atomic units; `extensions`: `bazaar`, `payment-identifier`, `sign-in-with-x`); retry with `PAYMENT-SIGNATURE`.",
     {
       "PAYMENT-REQUIRED": z
         .string()
@@ -50,5 +50,16 @@ export const ERRORS = {
     "Retry-After": z.string(),
   }),
 } as const;
+
+/** Why a paid operation may answer 409 (worker/payment/payment-id.ts). */
+const PAYMENT_ID_CONFLICT =
+  "The x402 payment identifier was used for another request, or its first request is still being served (`details.reason`: `identifier_reused`, `in_progress`, `answer_not_kept`)";
+
+/** The 409 of a paid operation: its own reason (if it has one) and the payment identifier's. */
+export function paidConflict(own?: { description: string }) {
+  return errorResponse(
+    own ? `${own.description}; or: ${PAYMENT_ID_CONFLICT}` : PAYMENT_ID_CONFLICT,
+  );
+}
 
 export type ErrorStatus = keyof typeof ERRORS;
