@@ -5,7 +5,10 @@
  * memories   the memory records. `tags` mirrors `metadata.tags` as a text[] so tag filters use
  *            a GIN index; `search` is a generated tsvector for full-text search; `embedding`
  *            is the 384-d vector of `content`. Soft-deleted rows keep `deleted_at`; expired
- *            rows keep their `expires_at`: both are filtered out of every query.
+ *            rows keep their `expires_at`: both are filtered out of every query. `shard`
+ *            (generated from user_id) picks the row's partial HNSW index; `ann` says the row
+ *            is in it. Rows are written with `ann = false` and indexed after the response,
+ *            only for wallets too large for exact scans (worker/memories/ann.ts).
  * relations  typed, directed links between two memories of the same user.
  * memory_history  one row per PATCH of a memory, holding the changed fields' new values.
  */
@@ -20,6 +23,7 @@ import {
   pgTable,
   primaryKey,
   real,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -28,6 +32,13 @@ import {
 } from "drizzle-orm/pg-core";
 
 export const EMBEDDING_DIMENSIONS = 384;
+
+/**
+ * The HNSW index is split into this many partial indexes by `memories.shard` (a byte of the
+ * owner's id), so a wallet's approximate search walks a graph of its own shard only, not
+ * every wallet's vectors. worker/memories/ann.ts computes the same shard in the Worker.
+ */
+export const ANN_SHARDS = 32;
 
 const tsvector = customType<{ data: string }>({
   dataType: () => "tsvector",
@@ -72,6 +83,10 @@ export const memories = pgTable(
     embeddingModel: text("embedding_model"),
     contentHash: text("content_hash").notNull(),
     search: tsvector("search").notNull().generatedAlwaysAs(sql`to_tsvector('english', "content")`),
+    shard: smallint("shard")
+      .notNull()
+      .generatedAlwaysAs(sql.raw(`(get_byte(uuid_send("user_id"), 0) % ${ANN_SHARDS})::smallint`)),
+    ann: boolean("ann").notNull().default(false),
   },
   // No index may cover access_count or accessed_at: recall updates them for every memory it
   // returns, and with no indexed column changed (and room on the page: fillfactor 70,
@@ -91,10 +106,18 @@ export const memories = pgTable(
     index("memories_user_hash_idx").on(t.userId, t.namespace, t.contentHash),
     index("memories_tags_idx").using("gin", t.tags),
     index("memories_search_idx").using("gin", t.search),
-    index("memories_embedding_idx")
-      .using("hnsw", t.embedding.op("vector_cosine_ops"))
-      .with({ m: 16, ef_construction: 64 })
-      .where(sql`${t.deletedAt} IS NULL`),
+    // One HNSW graph per shard, of indexed rows only: inserting into HNSW costs ~1 ms a row,
+    // so the store leaves it to the indexer (ann.ts), and small wallets never pay it at all.
+    ...Array.from({ length: ANN_SHARDS }, (_, i) =>
+      index(`memories_embedding_s${i}_idx`)
+        .using("hnsw", t.embedding.op("vector_cosine_ops"))
+        .with({ m: 16, ef_construction: 64 })
+        .where(sql`${t.deletedAt} IS NULL AND ${t.ann} AND ${t.shard} = ${sql.raw(String(i))}`),
+    ),
+    // Rows not (yet) in the HNSW index: what exact scans cover, and the indexer's work list.
+    index("memories_ann_backlog_idx")
+      .on(t.userId, t.namespace)
+      .where(sql`${t.deletedAt} IS NULL AND NOT ${t.ann}`),
   ],
 );
 

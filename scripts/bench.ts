@@ -44,8 +44,8 @@ const { values: args } = parseArgs({
     "skip-mem0": { type: "boolean", default: false },
     sizes: { type: "string", default: "1000,10000,100000" },
     queries: { type: "string", default: "200" },
-    others: { type: "string", default: "100" },
-    "per-other": { type: "string", default: "100" },
+    "other-rows": { type: "string" },
+    "other-large-rows": { type: "string" },
     "api-seed-max": { type: "string", default: "10000" },
     "mem0-max-size": { type: "string", default: "10000" },
     wallets: { type: "string", default: "20" },
@@ -131,8 +131,7 @@ async function main() {
           .map(Number)
           .filter((n) => n > 0),
         queries: positive("queries", args.queries),
-        others: positive("others", args.others),
-        perOther: positive("per-other", args["per-other"]),
+        ...otherWallets(kind),
         apiSeedMax: positive("api-seed-max", args["api-seed-max"]),
         mem0MaxSize: positive("mem0-max-size", args["mem0-max-size"]),
         useMem0,
@@ -161,6 +160,23 @@ async function main() {
   } finally {
     await stop();
   }
+}
+
+/**
+ * The other wallets' memories: a million on a PostgreSQL server (100,000 of them in wallets
+ * of 10,000), 100,000 on the embedded database (PGlite is 32-bit WebAssembly: a million rows
+ * of ~2 KB do not fit its memory).
+ */
+function otherWallets(kind: "embedded" | "server"): { otherRows: number; otherLargeRows: number } {
+  const otherRows = positive(
+    "other-rows",
+    args["other-rows"] ?? (kind === "server" ? "1000000" : "100000"),
+  );
+  const large = positive(
+    "other-large-rows",
+    args["other-large-rows"] ?? String(Math.min(100_000, Math.floor(otherRows / 10))),
+  );
+  return { otherRows, otherLargeRows: Math.min(large, otherRows) };
 }
 
 function commandLine(): string {

@@ -20,6 +20,12 @@ export interface Services {
   readonly embedder: Embedder;
   /** The language-model provider of LLM_PROVIDER, built on first use. */
   readonly llm: LlmProvider;
+  /**
+   * Work to do once this unit of work is done (after the response; before the next queue
+   * batch), with the services' own database, not a transaction that has ended by then. One
+   * task per key: a request that asks twice gets it once. Failures are logged.
+   */
+  afterwards(key: string, task: (db: Db) => Promise<unknown>): void;
 }
 
 /**
@@ -75,6 +81,7 @@ export function domainContext(
     get llm() {
       return services.llm;
     },
+    afterwards: (key, task) => services.afterwards(key, task),
     wallet: caller.wallet,
     userId: caller.userId,
     timings,

@@ -1,15 +1,19 @@
 import type { Services } from "./context";
-import { connectDb, type DbHandle } from "./db/client";
+import { connectDb, type Db, type DbHandle } from "./db/client";
 import { createEmbedder } from "./embed";
 import type { Embedder } from "./embed/embedder";
 import { type Env, parseConfig } from "./env";
 import { ApiError } from "./errors";
+import { logError } from "./lib/log";
 import { createLlmProvider } from "./llm";
 import type { LlmProvider } from "./llm/provider";
 
 export interface OpenServices {
   services: Services;
-  /** Closes the database pool if it was opened; call it once the work is done. */
+  /**
+   * Runs the work asked for with `afterwards`, then closes the database pool if it was
+   * opened; call it once the work is done.
+   */
   close(): Promise<void>;
 }
 
@@ -28,6 +32,7 @@ export function openServices(env: Env): OpenServices {
   let handle: DbHandle | undefined;
   let embedder: Embedder | undefined;
   let llm: LlmProvider | undefined;
+  const later = new Map<string, (db: Db) => Promise<unknown>>();
   const services: Services = {
     config,
     get db() {
@@ -42,6 +47,16 @@ export function openServices(env: Env): OpenServices {
       llm ??= createLlmProvider(config, env);
       return llm;
     },
+    afterwards(key, task) {
+      if (!later.has(key)) later.set(key, task);
+    },
   };
-  return { services, close: async () => handle?.close() };
+  const close = async () => {
+    for (const [key, task] of later) {
+      await task(services.db).catch((err: unknown) => logError(`afterwards (${key})`, err));
+    }
+    later.clear();
+    await handle?.close();
+  };
+  return { services, close };
 }

@@ -20,9 +20,9 @@
  */
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { relations } from "../../schema/tables";
+import { memories, relations } from "../../schema/tables";
 import type { DomainContext } from "../context";
-import { EXACT_SCAN_MAX } from "../memories/nearest";
+import { nearestStatement } from "../memories/nearest";
 import { liveMemory } from "../memories/rows";
 import {
   conversationFields,
@@ -72,30 +72,22 @@ export async function autoRelate(
   namespace: string,
 ): Promise<number> {
   const ids = sql`${sql.param(newIds)}::uuid[]`;
-  const inScope = sql`${liveMemory(ctx.userId)} AND namespace = ${namespace}
-    AND embedding_model = src.embedding_model AND NOT (id = ANY(${ids}))`;
-  const cols = sql`id, 1 - (embedding <=> src.embedding) AS similarity`;
-  // Exact scan for namespaces up to EXACT_SCAN_MAX, HNSW above (the rule of nearest.ts).
-  const pairs = await ctx.db.execute<Pair>(sql`
-    WITH src AS MATERIALIZED (
-      SELECT id, embedding, embedding_model FROM memories
-      WHERE ${liveMemory(ctx.userId)} AND id = ANY(${ids}) AND embedding IS NOT NULL
-    ),
-    size AS MATERIALIZED (
-      SELECT count(*) AS n FROM (SELECT 1 FROM memories
-        WHERE ${liveMemory(ctx.userId)} AND namespace = ${namespace} LIMIT ${EXACT_SCAN_MAX + 1}) s
-    )
-    SELECT src.id AS source_id, near.id AS target_id, near.similarity
-    FROM src CROSS JOIN size
-    CROSS JOIN LATERAL (
-      (SELECT ${cols} FROM memories WHERE ${inScope} AND size.n <= ${EXACT_SCAN_MAX}
-        ORDER BY (embedding <=> src.embedding) + 0 LIMIT ${AUTO_RELATE_MAX})
-      UNION ALL
-      (SELECT ${cols} FROM memories WHERE ${inScope} AND size.n > ${EXACT_SCAN_MAX}
-        ORDER BY embedding <=> src.embedding LIMIT ${AUTO_RELATE_MAX})
-    ) AS near
-    WHERE near.similarity >= ${AUTO_RELATE_MIN}
-    ORDER BY src.id, near.similarity DESC`);
+  // The new memories are the probes; each relates to its nearest others (nearest.ts).
+  const pairs = await ctx.db.execute<Pair>(
+    nearestStatement({
+      userId: ctx.userId,
+      model: ctx.embedder.model,
+      probes: sql`
+        SELECT row_number() OVER (ORDER BY id)::int AS i, id, namespace AS ns, embedding AS v
+        FROM memories
+        WHERE ${liveMemory(ctx.userId)} AND id = ANY(${ids}) AND namespace = ${namespace}
+          AND embedding_model = ${ctx.embedder.model}`,
+      k: AUTO_RELATE_MAX,
+      minSimilarity: AUTO_RELATE_MIN,
+      columns: sql`(SELECT id FROM q WHERE q.i = ranked.i) AS source_id, m.id AS target_id`,
+      where: sql`NOT (${memories.id} = ANY(${ids}))`,
+    }),
+  );
   if (pairs.rows.length === 0) return 0;
   const inserted = await ctx.db
     .insert(relations)

@@ -18,6 +18,7 @@ export function inTransaction(ctx: DomainContext, tx: Tx): DomainContext {
     get llm() {
       return ctx.llm;
     },
+    afterwards: (key, task) => ctx.afterwards(key, task),
     wallet: ctx.wallet,
     userId: ctx.userId,
     timings: ctx.timings,

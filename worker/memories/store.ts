@@ -22,11 +22,13 @@ import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import { mergeText } from "./dedup-rule";
 import { type Draft, embedJoined, existingDraft, merge, type Nearest } from "./merge";
-import { EXACT_SCAN_MAX } from "./nearest";
+import { indexBacklog } from "./ann";
+import { nearestStatement, probesOf } from "./nearest";
 import { liveMemory, type MemoryJson, type MemoryRecord, memoryColumns, toMemory } from "./rows";
 import type { NewMemory } from "./store-input";
 
 export const DEDUP_THRESHOLD = 0.95;
+const DEDUP_EF_SEARCH = 20;
 
 export interface StoredItem {
   id: string;
@@ -47,8 +49,6 @@ export interface StoreOptions {
    */
   withMemories?: boolean;
 }
-
-const vectorLiteral = (v: number[]) => `[${v.join(",")}]`;
 
 function dot(a: number[], b: number[]): number {
   let s = 0;
@@ -80,37 +80,31 @@ export async function storeMemories(
 
   const { items, stored } = await ctx.db.transaction(async (tx) => {
     const lockKeys = [...new Set(inputs.map((m) => `${ctx.userId}/${m.namespace}`))].sort();
+    // With the namespace locks, a shallow HNSW search for this transaction: a duplicate to
+    // merge (cosine ≥ 0.95) is next to its probe in the graph, and recall's depth (ef_search
+    // 100, migration 0002) made each of a batch's probes several times dearer.
     await tx.execute(sql`
-      SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+      SELECT set_config('hnsw.ef_search', ${String(DEDUP_EF_SEARCH)}, true),
+        pg_advisory_xact_lock(hashtextextended(k, 0))
       FROM (SELECT unnest(${sql.param(lockKeys)}::text[]) AS k ORDER BY 1) AS keys`);
 
-    // Nearest live memory of each item's namespace: exact scan for small namespaces, HNSW
-    // above EXACT_SCAN_MAX (see nearest.ts); the size test is a one-time filter per branch.
-    const nearestCols = sql`id, content, tags, importance, metadata, pinned, immutable, expires_at,
-      1 - (embedding <=> q.v) AS similarity`;
-    const inScope = sql`${liveMemory(ctx.userId)} AND namespace = q.ns AND embedding_model = ${model}`;
+    // Each item's nearest live memory of its namespace at the merge threshold or above
+    // (nearest.ts: exact for small scopes and backlogs, the HNSW shard above).
     const findNearest = () =>
-      tx.execute<Nearest>(sql`
-      WITH q AS MATERIALIZED (
-        SELECT i, ns, v::vector AS v
-        FROM unnest(${sql.param(inputs.map((_, i) => i))}::int[],
-                    ${sql.param(inputs.map((m) => m.namespace))}::text[],
-                    ${sql.param(vectors.map(vectorLiteral))}::text[]) AS u(i, ns, v)
-      ),
-      sizes AS MATERIALIZED (
-        SELECT ns, (SELECT count(*) FROM (SELECT 1 FROM memories
-          WHERE ${liveMemory(ctx.userId)} AND namespace = d.ns LIMIT ${EXACT_SCAN_MAX + 1}) s) AS n
-        FROM (SELECT DISTINCT ns FROM q) d
-      )
-      SELECT q.i, best.*
-      FROM q JOIN sizes ON sizes.ns = q.ns
-      CROSS JOIN LATERAL (
-        (SELECT ${nearestCols} FROM memories WHERE ${inScope} AND sizes.n <= ${EXACT_SCAN_MAX}
-          ORDER BY (embedding <=> q.v) + 0 LIMIT 1)
-        UNION ALL
-        (SELECT ${nearestCols} FROM memories WHERE ${inScope} AND sizes.n > ${EXACT_SCAN_MAX}
-          ORDER BY embedding <=> q.v LIMIT 1)
-      ) AS best`);
+      tx.execute<Nearest>(
+        nearestStatement({
+          userId: ctx.userId,
+          model,
+          probes: probesOf(
+            inputs.map((m) => m.namespace),
+            vectors,
+          ),
+          k: 1,
+          minSimilarity: DEDUP_THRESHOLD,
+          columns: sql`m.id, m.content, m.tags, m.importance, m.metadata, m.pinned, m.immutable,
+            m.expires_at`,
+        }),
+      );
     const nearest = await (ctx.timings?.measure("dedup", findNearest) ?? findNearest());
     const nearestOf = new Map(nearest.rows.map((r) => [Number(r.i), r]));
 
@@ -234,5 +228,10 @@ export async function storeMemories(
     const byId = new Map(rows.map((r) => [r.id, toMemory(r as MemoryRecord)]));
     return { items: out, stored: out.flatMap((o) => byId.get(o.id) ?? []) };
   });
+  // New rows are outside the HNSW index: the indexer takes them after the response, if the
+  // wallet is large enough to be searched through it (ann.ts).
+  if (items.some((item) => !item.deduplicated)) {
+    ctx.afterwards(`ann:${ctx.userId}`, (db) => indexBacklog(db, ctx.userId));
+  }
   return { items, tokensUsed: tokens + extraTokens, memories: stored };
 }

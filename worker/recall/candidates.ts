@@ -4,7 +4,7 @@
  * in Postgres with scoreSql, the best few returned with their text (recall.ts ranks them).
  */
 import { type SQL, sql } from "drizzle-orm";
-import { EXACT_SCAN_MAX } from "../memories/nearest";
+import { annRows, backlogRows, EXACT_SCAN_MAX } from "../memories/ann";
 import { scoreSql } from "./scoring";
 
 /** How many candidates each index contributes, per requested result. */
@@ -52,6 +52,8 @@ const KEYWORD_PAIR_LEXEMES = 12;
 export const SCORE_SLACK = 10;
 
 export interface RecallStatementInput {
+  /** The caller, whose HNSW shard the vector candidates come from. */
+  userId: string;
   where: SQL;
   query: string;
   /** The query embedding as a pgvector literal. */
@@ -68,6 +70,7 @@ export interface RecallStatementInput {
 
 /** The candidate-and-score query of recall (exported for EXPLAIN in benchmarks). */
 export function recallStatement({
+  userId,
   where,
   query,
   vector: v,
@@ -139,10 +142,20 @@ export function recallStatement({
     exact AS (
       SELECT id FROM memories WHERE ${where} AND (SELECT n FROM scope) <= ${EXACT_SCAN_MAX}
     ),
+    -- Above EXACT_SCAN_MAX: the nearest vectors of the wallet's HNSW shard, and of its rows
+    -- not indexed yet (ann.ts), compared exactly.
     vec_ann AS (
       SELECT id FROM memories
       WHERE ${where} AND embedding_model = ${model} AND (SELECT n FROM scope) > ${EXACT_SCAN_MAX}
+        AND ${annRows(userId)}
       ORDER BY embedding <=> ${v}::vector
+      LIMIT ${k}
+    ),
+    vec_backlog AS (
+      SELECT id FROM memories
+      WHERE ${where} AND embedding_model = ${model} AND (SELECT n FROM scope) > ${EXACT_SCAN_MAX}
+        AND ${backlogRows}
+      ORDER BY (embedding <=> ${v}::vector) + 0
       LIMIT ${k}
     ),
     kw AS (
@@ -163,7 +176,8 @@ export function recallStatement({
     -- and hashed the entire table: 230 ms of a 450 ms recall at 100k memories.
     cand AS (
       SELECT ARRAY(
-        SELECT id FROM exact UNION SELECT id FROM vec_ann UNION SELECT id FROM kw
+        SELECT id FROM exact UNION SELECT id FROM vec_ann UNION SELECT id FROM vec_backlog
+        UNION SELECT id FROM kw
       ) AS ids
     ),
     rc AS (

@@ -63,6 +63,7 @@ export async function rankMemories(
   // they are scored again here, exactly, for the response.
   const now = Date.now();
   const statement = recallStatement({
+    userId: ctx.userId,
     where,
     query,
     vector: v,
