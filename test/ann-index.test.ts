@@ -1,0 +1,158 @@
+/**
+ * The approximate index and its backlog (worker/memories/ann.ts): a wallet above
+ * EXACT_SCAN_MAX is searched through its HNSW shard plus an exact scan of the rows not in it
+ * yet, so recall and deduplication find the same memories before the indexer has run, after
+ * it, and halfway; the indexer takes only large wallets, and two runs at once index each row
+ * once. Large wallets are seeded through the data layer (2,000 API stores would dominate the
+ * suite's run time); every call under test goes through the API.
+ */
+import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { connectDb, type Db } from "../worker/db/client";
+import { LocalEmbedder } from "../worker/embed/local";
+import { EXACT_SCAN_MAX, indexBacklog, shardOf } from "../worker/memories/ann";
+import { newWallet, sleep, storeNew, type Wallet } from "./helpers";
+
+const dbEnv = env as unknown as { DATABASE_URL: string; NEON_WS_PROXY?: string };
+
+async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  const handle = connectDb(dbEnv.DATABASE_URL, dbEnv.NEON_WS_PROXY || undefined);
+  try {
+    return await work(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+const userIdOf = (db: Db, w: Wallet) =>
+  db
+    .execute<{ id: string }>(sql`SELECT id FROM users WHERE wallet = ${w.address.toLowerCase()}`)
+    .then((r) => {
+      const id = r.rows[0]?.id;
+      if (!id) throw new Error("no user");
+      return id;
+    });
+
+const counts = (db: Db, userId: string) =>
+  db
+    .execute<{ indexed: number; backlog: number }>(sql`
+      SELECT count(*) FILTER (WHERE ann)::int AS indexed, count(*) FILTER (WHERE NOT ann)::int AS backlog
+      FROM memories WHERE user_id = ${userId} AND deleted_at IS NULL`)
+    .then((r) => r.rows[0] ?? { indexed: 0, backlog: 0 });
+
+const WORDS = "amber basalt cedar dune ember fjord glacier harbor islet jasper kelp lagoon"
+  .split(" ")
+  .flatMap((a) => ["north", "south", "east", "west"].map((b) => `${a}${b}`));
+const bulkText = (i: number) =>
+  Array.from({ length: 8 }, (_, k) => WORDS[(i * 7 + k * 13 + ((i * k) % 11)) % WORDS.length])
+    .concat(`entry${i}`)
+    .join(" ");
+
+/** A wallet of `n` data-layer memories (none indexed), created through one API store. */
+async function largeWallet(n: number) {
+  const w = newWallet();
+  const first = await storeNew(w, "the first memory of a large wallet, stored through the API");
+  const embedder = new LocalEmbedder();
+  const userId = await withDb(async (db) => {
+    const id = await userIdOf(db, w);
+    for (let i = 0; i < n; i += 500) {
+      const texts = Array.from({ length: Math.min(500, n - i) }, (_, j) => bulkText(i + j));
+      const { vectors } = await embedder.embed(texts);
+      const values = texts.map(
+        (t, j) =>
+          sql`(${id}, ${t}, ${`[${(vectors[j] ?? []).join(",")}]`}::vector, ${embedder.model}, md5(${t}))`,
+      );
+      await db.execute(sql`INSERT INTO memories
+        (user_id, content, embedding, embedding_model, content_hash)
+        VALUES ${sql.join(values, sql`, `)}`);
+    }
+    return id;
+  });
+  return { w, userId, first };
+}
+
+const recallTop = async (w: Wallet, query: string) => {
+  const res = await w.post("/v1/recall", { query, limit: 5 });
+  expect(res.status).toBe(200);
+  return res.body.memories.map((m: { content: string }) => m.content);
+};
+
+describe("the approximate index and its backlog", () => {
+  it("computes the shard in the Worker as the database does", async () => {
+    const rows = await withDb((db) =>
+      db.execute<{ u: string; s: number }>(sql`
+        SELECT u::text, (get_byte(uuid_send(u), 0) % 32)::int AS s
+        FROM (SELECT gen_random_uuid() AS u FROM generate_series(1, 200)) x`),
+    );
+    for (const r of rows.rows) expect(shardOf(r.u)).toBe(r.s);
+  });
+
+  it("recalls and deduplicates alike before, during and after indexing", async () => {
+    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + 100);
+    const probe = bulkText(1234);
+    const before = await recallTop(w, probe);
+    expect(before[0]).toBe(probe);
+    expect(await withDb((db) => counts(db, userId))).toMatchObject({ indexed: 0 });
+
+    // The same text again merges into its twin, found in the backlog.
+    const again = await w.post("/v1/store", { content: bulkText(77) });
+    expect(again.body.deduplicated).toBe(true);
+
+    // Halfway: the indexer's first chunks, then everything.
+    await withDb(async (db) => {
+      await db.execute(sql`UPDATE memories SET ann = true WHERE id IN (
+        SELECT id FROM memories WHERE user_id = ${userId} AND NOT ann ORDER BY created_at LIMIT 1000)`);
+    });
+    expect(await recallTop(w, probe)).toEqual(before);
+    const indexed = await withDb((db) => indexBacklog(db, userId));
+    expect(indexed).toBeGreaterThan(1000);
+    expect(await withDb((db) => counts(db, userId))).toEqual({
+      indexed: EXACT_SCAN_MAX + 101,
+      backlog: 0,
+    });
+    expect(await recallTop(w, probe)).toEqual(before);
+    // A duplicate of an indexed memory is found through the HNSW shard.
+    const twin = await w.post("/v1/store", { content: bulkText(1500) });
+    expect(twin.body.deduplicated).toBe(true);
+
+    // A batch duplicating stored memories (indexed) and each other merges as before.
+    const batch = await w.post("/v1/store/batch", {
+      memories: [
+        { content: bulkText(10) },
+        { content: "a brand new note about the lighthouse keeper's logbook" },
+        { content: "a brand new note about the lighthouse keeper's logbook" },
+      ],
+    });
+    expect(batch.status).toBe(201);
+    expect(batch.body.deduplicated_count).toBe(2);
+    expect(batch.body.ids[1]).toBe(batch.body.ids[2]);
+  });
+
+  it("leaves small wallets to exact scans", async () => {
+    const w = newWallet();
+    await storeNew(w, "a small wallet keeps its rows out of the HNSW index");
+    const userId = await withDb((db) => userIdOf(db, w));
+    expect(await withDb((db) => indexBacklog(db, userId))).toBe(0);
+    expect(await withDb((db) => counts(db, userId))).toEqual({ indexed: 0, backlog: 1 });
+  });
+
+  it("indexes a large wallet's new rows after the response, and two runs at once once", async () => {
+    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + 50);
+    const [a, b] = await withDb((db) =>
+      Promise.all([indexBacklog(db, userId), indexBacklog(db, userId)]),
+    );
+    expect((a ?? 0) + (b ?? 0)).toBe(EXACT_SCAN_MAX + 51);
+
+    const id = await storeNew(w, "stored after the wallet was indexed: the indexer takes it next");
+    let ann = false;
+    for (let i = 0; i < 100 && !ann; i++) {
+      const r = await withDb((db) =>
+        db.execute<{ ann: boolean }>(sql`SELECT ann FROM memories WHERE id = ${id}`),
+      );
+      ann = r.rows[0]?.ann === true;
+      if (!ann) await sleep(100);
+    }
+    expect(ann).toBe(true);
+  });
+});
