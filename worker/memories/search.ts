@@ -10,10 +10,7 @@ import * as f from "./fields";
 import { clientMemoryFields, liveMemory, roundImportance } from "./rows";
 
 export const searchInput = z.object({
-  query: z
-    .string()
-    .max(1000, "must be at most 1000 characters")
-    .refine((s) => s.trim().length > 0, "must not be empty"),
+  query: f.nonBlankText(1000),
   limit: z.number().int().min(1).max(100).optional(),
   namespace: f.scope.optional(),
   memory_type: f.memoryType.optional(),
