@@ -4,6 +4,7 @@
  */
 import { SELF } from "cloudflare:test";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { expect } from "vitest";
 import { checkContract } from "./contract";
 
 export const PREFIX = "service-auth";
@@ -133,6 +134,44 @@ export async function getMemory(w: Wallet, id: string): Promise<Json> {
   return res.body;
 }
 
+/**
+ * Relates two memories (201) and returns the relation. `metadata` is left out of the request
+ * unless given, so the default is exercised.
+ */
+export async function relate(
+  w: Wallet,
+  source: string,
+  target: string,
+  relationType = "related_to",
+  metadata?: Record<string, unknown>,
+): Promise<Json> {
+  const res = await w.post(`/v1/memories/${source}/relations`, {
+    target_id: target,
+    relation_type: relationType,
+    ...(metadata === undefined ? {} : { metadata }),
+  });
+  return expectStatus(res, 201);
+}
+
+/** The ids of a response's `memories`, in order. */
+export const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
+
+/** A sorted copy, to compare ids as sets. */
+export const sorted = (list: string[]) => [...list].sort();
+
+/**
+ * The memory once its access_count has reached `count` (recall and context count accesses
+ * after the response), or as it stands after about 5 s: the caller asserts on it.
+ */
+export async function memoryAfterAccesses(w: Wallet, id: string, count: number): Promise<Json> {
+  let memory = await getMemory(w, id);
+  for (let i = 0; i < 100 && memory.access_count < count; i++) {
+    await sleep(50);
+    memory = await getMemory(w, id);
+  }
+  return memory;
+}
+
 export const MISSING_ID = "00000000-0000-4000-8000-000000000000";
 
 /** Asserts the documented error body and returns it. */
@@ -146,4 +185,10 @@ export function expectError(res: ApiResponse, status: number, code: string) {
   }
   if (typeof res.body.error.request_id !== "string") throw new Error("error body lacks request_id");
   return res.body.error;
+}
+
+/** Asserts the status (the body is shown when it differs) and returns the body. */
+export function expectStatus(res: ApiResponse, status: number): Json {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  return res.body;
 }

@@ -13,6 +13,7 @@ import {
   expectError,
   getMemory,
   type Json,
+  memoryAfterAccesses,
   newWallet,
   request,
   sleep,
@@ -510,11 +511,6 @@ describe("POST /v1/context: scope and isolation", () => {
     await sleep(300);
     expect((await getMemory(w, id)).access_count).toBe(0);
     await context(w, { query: "boiler service" });
-    let m = await getMemory(w, id);
-    for (let i = 0; i < 50 && m.access_count === 0; i++) {
-      await sleep(50);
-      m = await getMemory(w, id);
-    }
-    expect(m.access_count).toBe(1);
+    expect((await memoryAfterAccesses(w, id, 1)).access_count).toBe(1);
   });
 });

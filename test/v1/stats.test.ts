@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   expectError,
   type Json,
+  memoryAfterAccesses,
   newWallet,
   request,
   sleep,
@@ -252,10 +253,7 @@ describe("GET /v1/stats", () => {
       expect(res.body.memories.map((m: Json) => m.id)).toEqual([target]);
     }
     // Access is recorded after the response: wait until both are visible.
-    for (let i = 0; i < 50; i++) {
-      if ((await getOk(w, `/v1/memories/${target}`)).access_count === 2) break;
-      await sleep(100);
-    }
+    await memoryAfterAccesses(w, target, 2);
     const stats = await getOk(w, "/v1/stats");
     expect(stats.total_memories).toBe(2);
     expect(stats.total_accesses).toBe(2);

@@ -12,9 +12,9 @@ import {
   expectError,
   getMemory,
   type Json,
+  memoryAfterAccesses,
   newWallet,
   request,
-  sleep,
   storeNew,
   type Wallet,
 } from "../helpers";
@@ -89,15 +89,6 @@ async function suggested(w: Wallet, query = ""): Promise<Json> {
     );
   }
   return res.body;
-}
-
-async function waitForAccessCount(w: Wallet, id: string, count: number): Promise<void> {
-  let m = await getMemory(w, id);
-  for (let i = 0; i < 50 && m.access_count < count; i++) {
-    await sleep(50);
-    m = await getMemory(w, id);
-  }
-  expect(m.access_count).toBe(count);
 }
 
 const byId = (body: Json) => new Map<string, Json>(body.suggested.map((s: Json) => [s.id, s]));
@@ -189,7 +180,7 @@ describe("GET /v1/suggested: hot", () => {
     for (let i = 0; i < 4; i++) {
       const res = await w.post("/v1/recall", { query: "espresso machine descaling", limit: 1 });
       expect(res.body.memories[0].id).toBe(hot);
-      await waitForAccessCount(w, hot, i + 1);
+      expect((await memoryAfterAccesses(w, hot, i + 1)).access_count).toBe(i + 1);
     }
     const four = await suggested(w);
     expect(byId(four).has(hot)).toBe(false);
@@ -197,10 +188,10 @@ describe("GET /v1/suggested: hot", () => {
 
     const fifth = await w.post("/v1/recall", { query: "espresso machine descaling", limit: 1 });
     expect(fifth.body.memories[0].id).toBe(hot);
-    await waitForAccessCount(w, hot, 5);
+    expect((await memoryAfterAccesses(w, hot, 5)).access_count).toBe(5);
     const recalled = await w.post("/v1/recall", { query: "tram timetable harbour", limit: 1 });
     expect(recalled.body.memories[0].id).toBe(once);
-    await waitForAccessCount(w, once, 1);
+    expect((await memoryAfterAccesses(w, once, 1)).access_count).toBe(1);
 
     const body = await suggested(w);
     expect(body.categories).toEqual({ stale: 0, fresh: 1, hot: 1, decaying: 0 });
