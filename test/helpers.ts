@@ -153,6 +153,10 @@ export async function relate(
   return expectStatus(res, 201);
 }
 
+export async function relationsOf(w: Wallet, id: string, query = ""): Promise<Json[]> {
+  return expectStatus(await w.get(`/v1/memories/${id}/relations${query}`), 200).relations;
+}
+
 /** The ids of a response's `memories`, in order. */
 export const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
 
@@ -171,6 +175,10 @@ export async function memoryAfterAccesses(w: Wallet, id: string, count: number):
   }
   return memory;
 }
+
+/** Timestamps as the API writes them (toISOString) and ids as Postgres returns them. */
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const MISSING_ID = "00000000-0000-4000-8000-000000000000";
 

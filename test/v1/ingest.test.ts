@@ -11,7 +11,7 @@ import { chunkText } from "../../worker/ingest/chunk";
 import { countTokens } from "../../worker/lib/tokens";
 import type { ChatMessage } from "../../worker/llm/provider";
 import { RulesProvider } from "../../worker/llm/rules";
-import { expectError, type Json, newWallet, request, type Wallet } from "../helpers";
+import { expectError, type Json, newWallet, relationsOf, request, type Wallet } from "../helpers";
 
 const rules = new RulesProvider();
 const embedder = new LocalEmbedder();
@@ -32,12 +32,6 @@ async function ingest(w: Wallet, body: Record<string, unknown>): Promise<Json> {
   expect(Object.keys(res.body).sort()).toEqual(RESPONSE_KEYS);
   expect(res.body.memories_created).toBe(res.body.facts_stored);
   return res.body;
-}
-
-async function relationsOf(w: Wallet, id: string): Promise<Json[]> {
-  const res = await w.get(`/v1/memories/${id}/relations`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.relations;
 }
 
 async function similarity(a: string, b: string): Promise<number> {
