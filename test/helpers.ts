@@ -48,7 +48,7 @@ export async function request<T = Json>(
   path: string,
   opts: {
     body?: unknown;
-    rawBody?: string;
+    rawBody?: BodyInit;
     headers?: Record<string, string>;
     fetch?: WorkerFetch;
     /** Skip the contract check: only for a fault the test injects on purpose (a 500). */
@@ -56,7 +56,7 @@ export async function request<T = Json>(
   } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
-  let body: string | undefined = opts.rawBody;
+  let body: BodyInit | undefined = opts.rawBody;
   if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
@@ -102,6 +102,18 @@ export function newWallet(workerFetch?: WorkerFetch) {
     patch: (path: string, body?: unknown) => call("PATCH", path, body),
     del: (path: string, body?: unknown) => call("DELETE", path, body),
     call,
+    /** A signed request whose body is sent as it is (malformed JSON, no body, odd bytes). */
+    raw: async (
+      method: string,
+      path: string,
+      rawBody?: BodyInit,
+      headers: Record<string, string> = { "content-type": "application/json" },
+    ) =>
+      request(method, path, {
+        rawBody,
+        headers: { "x-wallet-auth": await signAuth(account), ...headers },
+        fetch: workerFetch,
+      }),
     /** Stores one memory and returns its id. */
     async store(content: string, fields: Record<string, unknown> = {}): Promise<string> {
       const res = await call("POST", "/v1/store", { content, ...fields });

@@ -9,8 +9,6 @@ import {
   type Json,
   MISSING_ID,
   newWallet,
-  request,
-  signAuth,
   sleep,
   uniqueText,
   type Wallet,
@@ -100,10 +98,7 @@ describe("POST /v1/memories/core", () => {
       "VALIDATION_ERROR",
     );
     expectError(await w.post("/v1/memories/core", { memory_id: 7 }), 422, "VALIDATION_ERROR");
-    const malformed = await request("POST", "/v1/memories/core", {
-      rawBody: '{"memory_id": ',
-      headers: { "x-wallet-auth": await signAuth(w.account), "content-type": "application/json" },
-    });
+    const malformed = await w.raw("POST", "/v1/memories/core", '{"memory_id": ');
     expectError(malformed, 422, "VALIDATION_ERROR");
   });
 });

@@ -9,8 +9,6 @@ import {
   type Json,
   MISSING_ID,
   newWallet,
-  request,
-  signAuth,
   uniqueText,
   type Wallet,
 } from "../../helpers";
@@ -91,9 +89,7 @@ describe("DELETE /v1/memories/:id", () => {
   it("does not need a JSON body even with a JSON content type", async () => {
     const w = newWallet();
     const id = await w.store(uniqueText("cli"));
-    const res = await request("DELETE", `/v1/memories/${id}`, {
-      headers: { "x-wallet-auth": await signAuth(w.account), "content-type": "application/json" },
-    });
+    const res = await w.raw("DELETE", `/v1/memories/${id}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ deleted: true, id });
   });
@@ -161,10 +157,7 @@ describe("DELETE /v1/memories (bulk)", () => {
       expect(res.status, JSON.stringify(body)?.slice(0, 80)).toBe(422);
       expectError(res, 422, "VALIDATION_ERROR");
     }
-    const malformed = await request("DELETE", "/v1/memories", {
-      rawBody: '{"ids": [',
-      headers: { "x-wallet-auth": await signAuth(w.account), "content-type": "application/json" },
-    });
+    const malformed = await w.raw("DELETE", "/v1/memories", '{"ids": [');
     expectError(malformed, 422, "VALIDATION_ERROR");
     // Nothing was deleted by the rejected requests.
     expect(await listIds(w)).toEqual([id]);

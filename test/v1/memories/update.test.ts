@@ -10,8 +10,6 @@ import {
   type Json,
   MISSING_ID,
   newWallet,
-  request,
-  signAuth,
   sleep,
   uniqueText,
   type Wallet,
@@ -310,10 +308,7 @@ describe("PATCH /v1/memories/:id errors", () => {
     expectError(await w.patch(`/v1/memories/${id}`, {}), 422, "VALIDATION_ERROR");
     expectError(await w.patch(`/v1/memories/${id}`), 422, "VALIDATION_ERROR");
     expectError(await w.patch(`/v1/memories/${id}`, { unknown_field: 1 }), 422, "VALIDATION_ERROR");
-    const res = await request("PATCH", `/v1/memories/${id}`, {
-      rawBody: "{not json",
-      headers: { "x-wallet-auth": await signAuth(w.account), "content-type": "application/json" },
-    });
+    const res = await w.raw("PATCH", `/v1/memories/${id}`, "{not json");
     expectError(res, 422, "VALIDATION_ERROR");
   });
 
@@ -601,13 +596,7 @@ describe("batch update", () => {
         for (const body of bodies) {
           expectError(await send(w, body), 422, "VALIDATION_ERROR");
         }
-        const malformed = await request(method, path, {
-          rawBody: '{"updates": [',
-          headers: {
-            "x-wallet-auth": await signAuth(w.account),
-            "content-type": "application/json",
-          },
-        });
+        const malformed = await w.raw(method, path, '{"updates": [');
         expectError(malformed, 422, "VALIDATION_ERROR");
         expect((await getMemory(w, id)).importance).toBe(0.5);
         expect(await history(w, id)).toEqual([]);

@@ -1,16 +1,7 @@
 /** POST /v1/recall: limits and validation of the request, and queries that look like syntax. */
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
-import {
-  expectError,
-  ids,
-  type Json,
-  newWallet,
-  request,
-  signAuth,
-  sorted,
-  storeNew,
-} from "../../helpers";
+import { expectError, ids, type Json, newWallet, request, sorted, storeNew } from "../../helpers";
 import { recall, storeMany } from "./fixtures";
 
 describe("POST /v1/recall: limits and validation", () => {
@@ -86,15 +77,8 @@ describe("POST /v1/recall: limits and validation", () => {
 
   it("rejects a malformed JSON body with 422 and a missing wallet with 401", async () => {
     const w = newWallet();
-    const raw = await request("POST", "/v1/recall", {
-      rawBody: "{not json",
-      headers: { "content-type": "application/json", "x-wallet-auth": await signAuth(w.account) },
-    });
-    expectError(raw, 422, "VALIDATION_ERROR");
-    const array = await request("POST", "/v1/recall", {
-      rawBody: JSON.stringify([{ query: "x" }]),
-      headers: { "content-type": "application/json", "x-wallet-auth": await signAuth(w.account) },
-    });
+    expectError(await w.raw("POST", "/v1/recall", "{not json"), 422, "VALIDATION_ERROR");
+    const array = await w.raw("POST", "/v1/recall", JSON.stringify([{ query: "x" }]));
     expectError(array, 422, "VALIDATION_ERROR");
     expectError(await request("POST", "/v1/recall", { body: { query: "x" } }), 401, "UNAUTHORIZED");
   });
