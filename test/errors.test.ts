@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type ApiResponse, expectError, MISSING_ID, newWallet, request } from "./helpers";
-
-const issuePaths = (res: ApiResponse) =>
-  (res.body.error.details.issues as Array<{ path: string; message: string }>).map((i) => i.path);
+import {
+  type ApiResponse,
+  expectError,
+  issuePaths,
+  MISSING_ID,
+  newWallet,
+  request,
+} from "./helpers";
 
 describe("unknown routes", () => {
   it("answers 404 NOT_FOUND in JSON for an unknown path", async () => {

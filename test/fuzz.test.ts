@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ApiResponse, expectError, newWallet, type Wallet } from "./helpers";
+import { type ApiResponse, expectError, memoryCount, newWallet, type Wallet } from "./helpers";
 
 const HIGH = "\ud800";
 const LOW = "\udc00";
@@ -10,12 +10,6 @@ function expectIssues(res: ApiResponse, label: string): string[] {
   expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(422);
   const error = expectError(res, 422, "VALIDATION_ERROR");
   return (error.details.issues as Array<{ path: string }>).map((i) => i.path);
-}
-
-async function storedCount(w: Wallet): Promise<number> {
-  const res = await w.get("/v1/memories/count");
-  expect(res.status).toBe(200);
-  return res.body.count as number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,7 +168,7 @@ describe.each([
     const w = newWallet();
     const res = await send(w, bad);
     expect(expectIssues(res, label)).toEqual([path]);
-    expect(await storedCount(w)).toBe(fixturesOf(label));
+    expect(await memoryCount(w)).toBe(fixturesOf(label));
   });
 
   it.each(["/v1/memories", "/v1/memories/count", "/v1/export"])(
@@ -269,7 +263,7 @@ describe.each(BAD_DATES)("the date %s", (date) => {
   it.each(DATE_CASES)("%s answers 422 naming the field", async (label, send, path) => {
     const w = newWallet();
     expect(expectIssues(await send(w, date), label)).toEqual([path]);
-    expect(await storedCount(w)).toBe(label.includes("PATCH") ? 1 : 0);
+    expect(await memoryCount(w)).toBe(label.includes("PATCH") ? 1 : 0);
   });
 });
 
@@ -384,7 +378,7 @@ describe.each([100_000, 1_000, 33])("a body nested %i deep", (levels) => {
   it.each(DEEP_CASES)("%s answers 422", async (label, send) => {
     const w = newWallet();
     expectIssues(await send(w, levels), label);
-    expect(await storedCount(w)).toBe(
+    expect(await memoryCount(w)).toBe(
       label.startsWith("relation") ? 2 : label.includes("PATCH") ? 1 : 0,
     );
   });
@@ -444,14 +438,14 @@ describe.each(INVALID_UTF8)("a body with %s", (_name, bytes) => {
     const res = await w.raw(method, path, withBytes(`{"${field}":"caf`, bytes, ` au lait"}`));
     expect(res.status, JSON.stringify(res.body)).toBe(422);
     expect(expectError(res, 422, "VALIDATION_ERROR").message).toMatch(/UTF-8/);
-    expect(await storedCount(w)).toBe(method === "PATCH" ? 1 : 0);
+    expect(await memoryCount(w)).toBe(method === "PATCH" ? 1 : 0);
   });
 
   it("the memory store keeps the batch out entirely", async () => {
     const w = newWallet();
     const body = withBytes('{"memories":[{"content":"fine"},{"content":"caf', bytes, '"}]}');
     expectError(await w.raw("POST", "/v1/store/batch", body), 422, "VALIDATION_ERROR");
-    expect(await storedCount(w)).toBe(0);
+    expect(await memoryCount(w)).toBe(0);
   });
 });
 
@@ -481,7 +475,7 @@ it("migrate with 6,100 sections stores them all", { timeout: 180_000 }, async ()
   expect(res.body.files_processed).toBe(files.length);
   expect(res.body.memories_created).toBe(sections);
   expect(res.body.memories_deduplicated).toBe(0);
-  expect(await storedCount(w)).toBe(sections);
+  expect(await memoryCount(w)).toBe(sections);
 
   // Importing the same files again finds every section already stored.
   const again = await w.post("/v1/migrate", { files });

@@ -169,6 +169,11 @@ export async function relationsOf(w: Wallet, id: string, query = ""): Promise<Js
   return expectStatus(await w.get(`/v1/memories/${id}/relations${query}`), 200).relations;
 }
 
+/** GET /v1/memories/count, which must answer 200 (`query` with its "?"). */
+export async function memoryCount(w: Wallet, query = ""): Promise<number> {
+  return expectStatus(await w.get(`/v1/memories/count${query}`), 200).count;
+}
+
 /** The ids of a response's `memories`, in order. */
 export const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
 
@@ -193,6 +198,10 @@ export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const MISSING_ID = "00000000-0000-4000-8000-000000000000";
+
+/** The fields a 422's validation issues name (`error.details.issues[].path`). */
+export const issuePaths = (res: ApiResponse): string[] =>
+  res.body.error.details.issues.map((issue: { path: string }) => issue.path);
 
 /** Asserts the documented error body and returns it. */
 export function expectError(res: ApiResponse, status: number, code: string) {

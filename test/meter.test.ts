@@ -21,6 +21,7 @@ import {
   MISSING_ID,
   newWallet,
   request,
+  uniqueText,
   type Wallet,
 } from "./helpers";
 import { concurrently, freezeClock } from "./timing";
@@ -32,8 +33,6 @@ const T0_SECONDS = T0 / 1000;
 const freshStub = () => env.METER.get(env.METER.idFromName(`test:${crypto.randomUUID()}`));
 const walletStub = (w: Wallet) =>
   env.METER.get(env.METER.idFromName(`wallet:${w.address.toLowerCase()}`));
-
-const unique = (label = "note") => `${label} ${crypto.randomUUID()} ${crypto.randomUUID()}`;
 
 type Row = Record<string, SqlStorageValue>;
 const rows = (stub: ReturnType<typeof freshStub>, query: string) =>
@@ -304,7 +303,7 @@ describe("GET /v1/free-tier/status", () => {
 describe("free allowance through HTTP", () => {
   it("counts a served paid call; free endpoints never touch the allowance", async () => {
     const w = newWallet();
-    const id = await w.store(unique());
+    const id = await w.store(uniqueText());
     expect(await statusOf(w)).toMatchObject({ free_tier_used: 1, free_tier_remaining: 99 });
     expect((await w.get("/v1/memories")).status).toBe(200);
     expect((await w.get(`/v1/memories/${id}`)).status).toBe(200);
@@ -344,7 +343,7 @@ describe("free allowance through HTTP", () => {
     const stub = walletStub(w);
     for (let i = 0; i < 100; i++) await stub.reserveFree(100);
 
-    const res = await w.post("/v1/store", { content: unique("unpaid") });
+    const res = await w.post("/v1/store", { content: uniqueText("unpaid") });
     expect(res.status).toBe(402);
     expect(res.body).toEqual({
       error: {
@@ -364,7 +363,7 @@ describe("free allowance through HTTP", () => {
       },
     });
     expect(res.headers.get("x-ratelimit-limit")).toBe("100");
-    const batch = await w.post("/v1/store/batch", { memories: [{ content: unique() }] });
+    const batch = await w.post("/v1/store/batch", { memories: [{ content: uniqueText() }] });
     expect(batch.status).toBe(402);
     expect(batch.body.error.details.price.amount).toBe("40000");
     expect(
@@ -387,7 +386,7 @@ describe("free allowance through HTTP", () => {
     const responses = await concurrently(
       Array.from(
         { length: 100 },
-        (_, i) => () => w.post("/v1/store", { content: unique(`race ${i}`) }),
+        (_, i) => () => w.post("/v1/store", { content: uniqueText(`race ${i}`) }),
       ),
     );
     expect(tally(responses)).toEqual({ 201: 40, 402: 60 });
@@ -409,7 +408,7 @@ describe("free allowance through HTTP", () => {
     expect(await statusOf(w)).toMatchObject({ free_tier_used: 0 });
     // The burst starts in the next minute, with the whole window to itself.
     vi.setSystemTime(start + 60_000);
-    const contents = Array.from({ length: 150 }, (_, i) => unique(`concurrent ${i}`));
+    const contents = Array.from({ length: 150 }, (_, i) => uniqueText(`concurrent ${i}`));
     const first = await concurrently(
       contents.map((content) => () => w.post("/v1/store", { content })),
     );

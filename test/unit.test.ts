@@ -25,6 +25,7 @@ import {
   uuid,
 } from "../worker/memories/fields";
 import { type Edge, walkGraph } from "../worker/memories/graph-walk";
+import { MEMORY_DEFAULTS } from "./fixtures";
 
 describe("fields: jsonDepth", () => {
   it("counts nesting levels of objects and arrays", () => {
@@ -227,18 +228,9 @@ describe("export-format: csvField", () => {
 });
 
 const memory = (over: Partial<ExportedMemory> = {}): ExportedMemory => ({
+  ...MEMORY_DEFAULTS,
   id: "11111111-1111-4111-8111-111111111111",
-  namespace: "default",
   content: "Plain content",
-  metadata: {},
-  tags: [],
-  importance: 0.5,
-  memory_type: "general",
-  session_id: null,
-  agent_id: null,
-  pinned: false,
-  immutable: false,
-  expires_at: null,
   created_at: "2024-05-01T10:00:00.000Z",
   updated_at: "2024-05-01T10:00:00.000Z",
   access_count: 0,
