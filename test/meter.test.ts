@@ -15,6 +15,7 @@ import {
 import { createMetering, DurableObjectMetering, NoopMetering } from "../worker/meter/meter";
 import { PRICES } from "../worker/meter/prices";
 import { operationFor } from "../worker/routes";
+import { allowanceUsedError, DEFAULT_PAYMENT_CHAIN } from "./fixtures";
 import {
   type ApiResponse,
   expectError,
@@ -345,23 +346,7 @@ describe("free allowance through HTTP", () => {
 
     const res = await w.post("/v1/store", { content: uniqueText("unpaid") });
     expect(res.status).toBe(402);
-    expect(res.body).toEqual({
-      error: {
-        code: "PAYMENT_REQUIRED",
-        message: "Free allowance used: pay per request with x402",
-        details: {
-          price: {
-            amount: "5000",
-            usd: "0.005",
-            asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-            symbol: "USDC",
-            decimals: 6,
-            network: "eip155:8453",
-          },
-        },
-        request_id: expect.any(String),
-      },
-    });
+    expect(res.body).toEqual(allowanceUsedError(DEFAULT_PAYMENT_CHAIN));
     expect(res.headers.get("x-ratelimit-limit")).toBe("100");
     const batch = await w.post("/v1/store/batch", { memories: [{ content: uniqueText() }] });
     expect(batch.status).toBe(402);
