@@ -1,8 +1,9 @@
-/** What the tests of a memory's relations, graph and history share. */
+/** What the tests of one memory's operations (update, relations, graph, history) share. */
 import { expect } from "vitest";
 import {
   expectError,
   expectStatus,
+  ids,
   type Json,
   MISSING_ID,
   newWallet,
@@ -55,3 +56,19 @@ export async function expectOwnLiveMemoryOnly(w: Wallet, id: string, sub: string
   expect((await w.del(`/v1/memories/${id}`)).status).toBe(200);
   expectError(await w.get(`/v1/memories/${id}/${sub}`), 404, "NOT_FOUND");
 }
+
+export async function patchOk(w: Wallet, id: string, body: unknown): Promise<Json> {
+  return expectStatus(await w.patch(`/v1/memories/${id}`, body), 200);
+}
+
+export async function history(w: Wallet, id: string): Promise<Json[]> {
+  return expectStatus(await w.get(`/v1/memories/${id}/history`), 200).history;
+}
+
+/** The ids POST /v1/search (keyword search) finds for `query`. */
+export async function searchIds(w: Wallet, query: string): Promise<string[]> {
+  return ids(expectStatus(await w.post("/v1/search", { query }), 200));
+}
+
+/** An ISO timestamp `ms` from now. */
+export const future = (ms: number) => new Date(Date.now() + ms).toISOString();
