@@ -15,6 +15,11 @@ export const MEMORY_DEFAULTS = {
   expires_at: null,
 };
 
+/** The header line of a CSV export: the spec's columns, in its order. */
+export const CSV_HEADER =
+  "id,namespace,content,memory_type,importance,tags,session_id,agent_id,pinned,immutable," +
+  "expires_at,created_at,updated_at,access_count,deleted_at,metadata";
+
 /** Where the suite's own Worker would be paid: its default settings, USDC on Base. */
 export const DEFAULT_PAYMENT_CHAIN = {
   network: "eip155:8453",

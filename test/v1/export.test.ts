@@ -1,5 +1,6 @@
 /** GET /v1/export: JSON, CSV and Markdown exports with their filters. */
 import { describe, expect, it } from "vitest";
+import { CSV_HEADER } from "../fixtures";
 import {
   expectError,
   type Json,
@@ -25,25 +26,6 @@ async function memoryOf(w: Wallet, id: string): Promise<Json> {
 }
 
 const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
-
-const CSV_HEADER = [
-  "id",
-  "namespace",
-  "content",
-  "memory_type",
-  "importance",
-  "tags",
-  "session_id",
-  "agent_id",
-  "pinned",
-  "immutable",
-  "expires_at",
-  "created_at",
-  "updated_at",
-  "access_count",
-  "deleted_at",
-  "metadata",
-];
 
 /** A strict RFC 4180 reader (CRLF records, quoted fields with doubled quotes). */
 function parseCsv(text: string): string[][] {
@@ -141,7 +123,7 @@ describe("GET /v1/export (JSON)", () => {
     const w = newWallet();
     expect(await exportOf(w)).toEqual({ format: "json", memories: [], count: 0 });
     const csv = await exportOf(w, "?format=csv");
-    expect(csv).toEqual({ format: "csv", memories: `${CSV_HEADER.join(",")}\r\n`, count: 0 });
+    expect(csv).toEqual({ format: "csv", memories: `${CSV_HEADER}\r\n`, count: 0 });
     const md = await exportOf(w, "?format=markdown");
     expect(md.format).toBe("markdown");
     expect(md.count).toBe(0);
@@ -337,13 +319,13 @@ describe("GET /v1/export?format=csv", () => {
     expect(body.count).toBe(3);
     expect(typeof body.memories).toBe("string");
     const text: string = body.memories;
-    expect(text.startsWith(`${CSV_HEADER.join(",")}\r\n`)).toBe(true);
+    expect(text.startsWith(`${CSV_HEADER}\r\n`)).toBe(true);
     expect(text.endsWith("\r\n")).toBe(true);
     // Quotes are doubled inside a quoted field.
     expect(text).toContain('"He said ""hi, there"", then left\nwithout a word"');
 
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(CSV_HEADER);
+    expect(rows[0]).toEqual(CSV_HEADER.split(","));
     expect(rows).toHaveLength(4);
     const records = csvRecords(text);
     const stored = await memoryOf(w, plain);
