@@ -1,4 +1,7 @@
-/** Deeply nested bodies: 422, never a stack overflow; metadata holds 3 levels. */
+/**
+ * Nesting: metadata holds 3 levels; no body may nest deep enough to overflow a recursive
+ * walk (422, never a crash).
+ */
 import { describe, expect, it } from "vitest";
 import { type ApiResponse, memoryCount, newWallet, type Wallet } from "../helpers";
 import { expectIssues, memoryOf } from "./fixtures";
