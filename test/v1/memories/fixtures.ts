@@ -1,4 +1,4 @@
-/** What the tests of one memory's operations (update, relations, graph, history) share. */
+/** What the tests of the memories routes (list, get, update, relations, graph, history) share. */
 import { expect } from "vitest";
 import {
   expectError,
@@ -72,3 +72,8 @@ export async function searchIds(w: Wallet, query: string): Promise<string[]> {
 
 /** An ISO timestamp `ms` from now. */
 export const future = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+/** GET /v1/memories, which must answer 200 (`query` without its "?"). */
+export async function list(w: Wallet, query = ""): Promise<Json> {
+  return expectStatus(await w.get(`/v1/memories${query ? `?${query}` : ""}`), 200);
+}
