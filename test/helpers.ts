@@ -199,6 +199,11 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 export const MISSING_ID = "00000000-0000-4000-8000-000000000000";
 
+/** GET `path`, which must answer 200; returns the body. */
+export async function getOk(w: Wallet, path: string): Promise<Json> {
+  return expectStatus(await w.get(path), 200);
+}
+
 /** The fields a 422's validation issues name (`error.details.issues[].path`). */
 export const issuePaths = (res: ApiResponse): string[] =>
   res.body.error.details.issues.map((issue: { path: string }) => issue.path);
