@@ -1,91 +1,8 @@
-/** GET /v1/export: JSON, CSV and Markdown exports with their filters. */
+/** GET /v1/export as JSON (the default): every live memory, oldest first, with its filters. */
 import { describe, expect, it } from "vitest";
-import { CSV_HEADER } from "../fixtures";
-import {
-  expectError,
-  type Json,
-  newWallet,
-  request,
-  sleep,
-  storeNew,
-  type Wallet,
-} from "../helpers";
-
-/** Stores one memory and checks it made a new record (not merged into an earlier one). */
-
-async function exportOf(w: Wallet, query = ""): Promise<Json> {
-  const res = await w.get(`/v1/export${query}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
-
-async function memoryOf(w: Wallet, id: string): Promise<Json> {
-  const res = await w.get(`/v1/memories/${id}`);
-  expect(res.status).toBe(200);
-  return res.body;
-}
-
-const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
-
-/** A strict RFC 4180 reader (CRLF records, quoted fields with doubled quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let i = 0;
-  let quoted = false;
-  while (i < text.length) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        i++;
-        continue;
-      }
-      field += ch;
-      i++;
-      continue;
-    }
-    if (ch === '"') {
-      if (field !== "") throw new Error(`quote inside an unquoted field at ${i}`);
-      quoted = true;
-      i++;
-    } else if (ch === ",") {
-      row.push(field);
-      field = "";
-      i++;
-    } else if (ch === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i += 2;
-    } else if (ch === "\n" || ch === "\r") {
-      throw new Error(`bare line break outside quotes at ${i}`);
-    } else {
-      field += ch;
-      i++;
-    }
-  }
-  if (quoted) throw new Error("unterminated quoted field");
-  if (field !== "" || row.length > 0) throw new Error("last record lacks its CRLF");
-  return rows;
-}
-
-/** CSV rows as objects keyed by the header. */
-function csvRecords(text: string): Record<string, string>[] {
-  const [header, ...rows] = parseCsv(text);
-  if (!header) throw new Error("no header");
-  return rows.map((r) => {
-    expect(r).toHaveLength(header.length);
-    return Object.fromEntries(header.map((h, i) => [h, r[i] ?? ""]));
-  });
-}
+import { CSV_HEADER } from "../../fixtures";
+import { expectError, getMemory, ids, newWallet, request, sleep, storeNew } from "../../helpers";
+import { csvRecords, exportOf } from "./fixtures";
 
 describe("GET /v1/export (JSON)", () => {
   it("exports every live memory as JSON by default, oldest first", async () => {
@@ -108,7 +25,7 @@ describe("GET /v1/export (JSON)", () => {
     expect(body.format).toBe("json");
     expect(body.count).toBe(2);
     // Each exported memory is the same object GET /v1/memories/:id returns.
-    expect(body.memories).toEqual([await memoryOf(w, a), await memoryOf(w, b)]);
+    expect(body.memories).toEqual([await getMemory(w, a), await getMemory(w, b)]);
     const first = body.memories[0];
     expect(first.content).toBe("Backups run nightly at two in the morning");
     expect(first.metadata).toEqual({ owner: "sam", level: { nested: true }, tags: ["infra"] });
@@ -181,9 +98,9 @@ describe("GET /v1/export (JSON)", () => {
     const m2 = await storeNew(w, "Second entry: ordered a replacement from the shop");
     await sleep(30);
     const m3 = await storeNew(w, "Third entry: installed it next to the tomatoes");
-    const t1 = Date.parse((await memoryOf(w, m1)).created_at);
-    const t2 = Date.parse((await memoryOf(w, m2)).created_at);
-    const t3 = Date.parse((await memoryOf(w, m3)).created_at);
+    const t1 = Date.parse((await getMemory(w, m1)).created_at);
+    const t2 = Date.parse((await getMemory(w, m2)).created_at);
+    const t3 = Date.parse((await getMemory(w, m3)).created_at);
     expect(t2 - t1).toBeGreaterThanOrEqual(2);
     expect(t3 - t2).toBeGreaterThanOrEqual(2);
     // Boundaries strictly between two memories (created_at is shown to the millisecond).
@@ -199,7 +116,7 @@ describe("GET /v1/export (JSON)", () => {
     expect((await exportOf(w, "?before=2000-01-01")).count).toBe(0);
 
     // Both bounds are inclusive, also when given a memory's own created_at as returned.
-    const exact2 = encodeURIComponent((await memoryOf(w, m2)).created_at);
+    const exact2 = encodeURIComponent((await getMemory(w, m2)).created_at);
     expect(ids(await exportOf(w, `?before=${exact2}`))).toEqual([m1, m2]);
     expect(ids(await exportOf(w, `?after=${exact2}`))).toEqual([m2, m3]);
     expect(ids(await exportOf(w, `?after=${exact2}&before=${exact2}`))).toEqual([m2]);
@@ -228,7 +145,7 @@ describe("GET /v1/export (JSON)", () => {
     expect(Math.abs(deletedAt - before)).toBeLessThan(60_000);
     // Apart from deleted_at, the live memory is exported as it is read.
     const { deleted_at: _d, ...rest } = liveRow;
-    expect(rest).toEqual(await memoryOf(w, live));
+    expect(rest).toEqual(await getMemory(w, live));
 
     const csv = await exportOf(w, "?format=csv&include_deleted=true");
     const records = csvRecords(csv.memories);
@@ -295,133 +212,5 @@ describe("GET /v1/export (JSON)", () => {
 
   it("requires authentication", async () => {
     expectError(await request("GET", "/v1/export"), 401, "UNAUTHORIZED");
-  });
-});
-
-describe("GET /v1/export?format=csv", () => {
-  it("returns a header line and one RFC 4180 record per memory", async () => {
-    const w = newWallet();
-    const plain = await storeNew(w, "Plain words with nothing special", {
-      tags: ["one", "two"],
-      session_id: "sess",
-      agent_id: "bot",
-      importance: 0.25,
-      memory_type: "project",
-      metadata: { source: "chat", n: 3 },
-    });
-    const tricky = 'He said "hi, there", then left\nwithout a word'; // comma, quotes, newline
-    const trickyId = await storeNew(w, tricky, { namespace: "quotes" });
-    const crlf = "Windows line\r\nbreak, and a comma";
-    const crlfId = await storeNew(w, crlf, { namespace: "crlf" });
-
-    const body = await exportOf(w, "?format=csv");
-    expect(body.format).toBe("csv");
-    expect(body.count).toBe(3);
-    expect(typeof body.memories).toBe("string");
-    const text: string = body.memories;
-    expect(text.startsWith(`${CSV_HEADER}\r\n`)).toBe(true);
-    expect(text.endsWith("\r\n")).toBe(true);
-    // Quotes are doubled inside a quoted field.
-    expect(text).toContain('"He said ""hi, there"", then left\nwithout a word"');
-
-    const rows = parseCsv(text);
-    expect(rows[0]).toEqual(CSV_HEADER.split(","));
-    expect(rows).toHaveLength(4);
-    const records = csvRecords(text);
-    const stored = await memoryOf(w, plain);
-    expect(records[0]).toEqual({
-      id: plain,
-      namespace: "default",
-      content: "Plain words with nothing special",
-      memory_type: "project",
-      importance: "0.25",
-      tags: "one;two",
-      session_id: "sess",
-      agent_id: "bot",
-      pinned: "false",
-      immutable: "false",
-      expires_at: "",
-      created_at: stored.created_at,
-      updated_at: stored.updated_at,
-      access_count: "0",
-      deleted_at: "",
-      metadata: JSON.stringify(stored.metadata),
-    });
-    expect(JSON.parse(records[0]?.metadata ?? "")).toEqual({
-      source: "chat",
-      n: 3,
-      tags: ["one", "two"],
-    });
-    expect(records[1]?.id).toBe(trickyId);
-    expect(records[1]?.content).toBe(tricky);
-    expect(records[1]?.namespace).toBe("quotes");
-    expect(records[2]?.id).toBe(crlfId);
-    expect(records[2]?.content).toBe(crlf);
-  });
-
-  it("neutralises cells that a spreadsheet would run as formulas", async () => {
-    const w = newWallet();
-    await storeNew(w, '=HYPERLINK("http://evil.example","click")', { namespace: "f1" });
-    await storeNew(w, "+1 for the proposal from Dana", { namespace: "f2" });
-    await storeNew(w, "-5 degrees expected tonight in the valley", { namespace: "f3" });
-    await storeNew(w, "@channel standup moved to ten", { namespace: "f4" });
-    await storeNew(w, "Safe sentence without a formula", { namespace: "f5" });
-    const records = csvRecords((await exportOf(w, "?format=csv")).memories);
-    expect(records.map((r) => r.content)).toEqual([
-      '\'=HYPERLINK("http://evil.example","click")',
-      "'+1 for the proposal from Dana",
-      "'-5 degrees expected tonight in the valley",
-      "'@channel standup moved to ten",
-      "Safe sentence without a formula",
-    ]);
-  });
-});
-
-describe("GET /v1/export?format=markdown", () => {
-  it("returns a Markdown document grouped by namespace", async () => {
-    const w = newWallet();
-    const a1 = await storeNew(w, "Alpha team retrospective notes from sprint twelve", {
-      namespace: "alpha",
-      tags: ["retro"],
-      memory_type: "project",
-      importance: 0.75,
-      pinned: true,
-    });
-    const b1 = await storeNew(w, "Beta customers asked for an offline mode", {
-      namespace: "beta",
-      session_id: "call-7",
-      agent_id: "scribe",
-    });
-    const a2 = await storeNew(w, "Alpha release candidate passed all smoke tests", {
-      namespace: "alpha",
-    });
-    const body = await exportOf(w, "?format=markdown");
-    expect(body.format).toBe("markdown");
-    expect(body.count).toBe(3);
-    const md: string = body.memories;
-    expect(typeof md).toBe("string");
-    expect(md.startsWith("# Memory export\n")).toBe(true);
-    expect(md).toContain("3 memories.");
-
-    const at = (s: string) => {
-      const i = md.indexOf(s);
-      expect(i, `missing ${s}`).toBeGreaterThanOrEqual(0);
-      return i;
-    };
-    // Both alpha memories come under "## alpha", before "## beta".
-    expect(md.match(/^## /gm)).toHaveLength(2);
-    expect(at("## alpha")).toBeLessThan(at("Alpha team retrospective"));
-    expect(at("Alpha team retrospective")).toBeLessThan(at("Alpha release candidate"));
-    expect(at("Alpha release candidate")).toBeLessThan(at("## beta"));
-    expect(at("## beta")).toBeLessThan(at("Beta customers asked"));
-
-    expect(md).toContain("### project · importance 0.75 · pinned");
-    expect(md).toContain(`- id: \`${a1}\``);
-    expect(md).toContain(`- id: \`${a2}\``);
-    expect(md).toContain(`- id: \`${b1}\``);
-    expect(md).toContain("- tags: `retro`");
-    expect(md).toContain("- session: call-7");
-    expect(md).toContain("- agent: scribe");
-    expect(md).toContain(`- created: ${(await memoryOf(w, a1)).created_at}`);
   });
 });

@@ -1,97 +1,17 @@
 /**
  * GET /v1/suggested: memories worth a look in four categories (stale, decaying, hot, fresh,
- * checked in that order), each with a review_score; counts per category; limit, category
- * and scope filters; wallet isolation. Old timestamps are set directly in the database for
- * a fresh wallet's memories (the API cannot backdate them).
+ * checked in that order), each with a review_score and every documented field.
  */
-import { env } from "cloudflare:workers";
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { connectDb, type Db } from "../../worker/db/client";
 import {
-  expectError,
   getMemory,
   type Json,
   memoryAfterAccesses,
   newWallet,
-  request,
+  sorted,
   storeNew,
-  type Wallet,
-} from "../helpers";
-
-const sorted = (list: string[]) => [...list].sort();
-
-const ITEM_KEYS = [
-  "access_count",
-  "accessed_at",
-  "agent_id",
-  "category",
-  "content",
-  "created_at",
-  "id",
-  "importance",
-  "memory_type",
-  "metadata",
-  "namespace",
-  "relation_count",
-  "review_score",
-  "session_id",
-].sort();
-
-const dbEnv = env as unknown as { DATABASE_URL: string; NEON_WS_PROXY?: string };
-
-async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const handle = connectDb(dbEnv.DATABASE_URL, dbEnv.NEON_WS_PROXY || undefined);
-  try {
-    return await fn(handle.db);
-  } finally {
-    await handle.close();
-  }
-}
-
-interface Backdate {
-  createdDaysAgo: number;
-  accessedDaysAgo: number;
-  accessCount?: number;
-}
-
-/** Moves a memory of the wallet back in time (and optionally sets its access count). */
-async function backdate(w: Wallet, changes: Record<string, Backdate>): Promise<void> {
-  await withDb(async (db) => {
-    const user = await db.execute<{ id: string }>(
-      sql`SELECT id FROM users WHERE wallet = ${w.address.toLowerCase()}`,
-    );
-    const userId = user.rows[0]?.id;
-    if (!userId) throw new Error("wallet has no user row");
-    for (const [id, c] of Object.entries(changes)) {
-      const res = await db.execute(sql`
-        UPDATE memories SET
-          created_at = now() - make_interval(secs => ${c.createdDaysAgo * 86400}),
-          accessed_at = now() - make_interval(secs => ${c.accessedDaysAgo * 86400}),
-          access_count = ${c.accessCount ?? 0}
-        WHERE id = ${id} AND user_id = ${userId}`);
-      expect(res.rowCount).toBe(1);
-    }
-  });
-}
-
-async function suggested(w: Wallet, query = ""): Promise<Json> {
-  const res = await w.get(`/v1/suggested${query ? `?${query}` : ""}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(Object.keys(res.body).sort()).toEqual(["categories", "suggested", "suggestions", "total"]);
-  // Client extra: the public MCP server reads the same list as `suggestions`.
-  expect(res.body.suggestions).toEqual(res.body.suggested);
-  expect(Object.keys(res.body.categories).sort()).toEqual(["decaying", "fresh", "hot", "stale"]);
-  for (const item of res.body.suggested) expect(Object.keys(item).sort()).toEqual(ITEM_KEYS);
-  for (let i = 1; i < res.body.suggested.length; i++) {
-    expect(res.body.suggested[i - 1].review_score).toBeGreaterThanOrEqual(
-      res.body.suggested[i].review_score,
-    );
-  }
-  return res.body;
-}
-
-const byId = (body: Json) => new Map<string, Json>(body.suggested.map((s: Json) => [s.id, s]));
+} from "../../helpers";
+import { backdate, byId, suggested } from "./fixtures";
 
 describe("GET /v1/suggested: shape and fresh", () => {
   it("a memory stored now and never accessed is fresh, with every documented field", async () => {
@@ -324,110 +244,5 @@ describe("GET /v1/suggested: stale and decaying (backdated)", () => {
     const limited = await suggested(w, "category=stale&limit=1");
     expect(limited.suggested.map((s: Json) => s.id)).toEqual([m.staleAndHot]);
     expect(limited.total).toBe(2);
-  });
-});
-
-describe("GET /v1/suggested: limit and validation", () => {
-  it("limit defaults to 10, goes up to 50, and the highest review scores come first", async () => {
-    const w = newWallet();
-    const topics = [
-      "anchovies",
-      "bagpipes",
-      "cathedrals",
-      "dolphins",
-      "eclipses",
-      "fjords",
-      "gargoyles",
-      "hedgehogs",
-      "igloos",
-      "jellyfish",
-      "kayaks",
-      "lighthouses",
-    ];
-    const res = await w.post("/v1/store/batch", {
-      memories: topics.map((t, i) => ({
-        content: `Trivia card about ${t}`,
-        importance: Math.round((0.05 + i * 0.08) * 100) / 100,
-      })),
-    });
-    expect(res.status).toBe(201);
-    expect(res.body.deduplicated_count).toBe(0);
-    const ids = res.body.ids as string[];
-
-    const page = await suggested(w);
-    expect(page.suggested).toHaveLength(10);
-    expect(page.total).toBe(12);
-    expect(page.categories).toEqual({ stale: 0, fresh: 12, hot: 0, decaying: 0 });
-    // Same age, so review_score follows importance: most important first.
-    expect(page.suggested.map((s: Json) => s.id)).toEqual([...ids].reverse().slice(0, 10));
-
-    expect((await suggested(w, "limit=3")).suggested.map((s: Json) => s.id)).toEqual(
-      [...ids].reverse().slice(0, 3),
-    );
-    expect((await suggested(w, "limit=1")).suggested).toHaveLength(1);
-    expect((await suggested(w, "limit=50")).suggested).toHaveLength(12);
-  });
-
-  it("rejects limit 0, 51, non-numbers and unknown categories with 422", async () => {
-    const w = newWallet();
-    for (const q of [
-      "limit=0",
-      "limit=51",
-      "limit=-1",
-      "limit=abc",
-      "limit=2.5",
-      "category=bogus",
-      "category=STALE",
-      `namespace=${"n".repeat(256)}`,
-    ]) {
-      expectError(await w.get(`/v1/suggested?${q}`), 422, "VALIDATION_ERROR");
-    }
-    expectError(await request("GET", "/v1/suggested"), 401, "UNAUTHORIZED");
-  });
-});
-
-describe("GET /v1/suggested: scope and isolation", () => {
-  it("filters by namespace, session_id and agent_id (counts included)", async () => {
-    const w = newWallet();
-    const work = await storeNew(w, "Work: the sprint retro is on Thursday", { namespace: "work" });
-    const session = await storeNew(w, "Session: user wants a refund", { session_id: "sess-9" });
-    const agent = await storeNew(w, "Agent: scraped the competitor prices", { agent_id: "bot-3" });
-    await storeNew(w, "Unscoped: the fridge is cleaned on Fridays");
-    const cases: Array<[string, string]> = [
-      ["namespace=work", work],
-      ["session_id=sess-9", session],
-      ["agent_id=bot-3", agent],
-    ];
-    for (const [q, id] of cases) {
-      const body = await suggested(w, q);
-      expect(
-        body.suggested.map((s: Json) => s.id),
-        q,
-      ).toEqual([id]);
-      expect(body.categories).toEqual({ stale: 0, fresh: 1, hot: 0, decaying: 0 });
-      expect(body.total).toBe(1);
-    }
-    const combined = await suggested(w, "namespace=work&session_id=sess-9");
-    expect(combined.suggested).toEqual([]);
-    expect(combined.total).toBe(0);
-    expect((await suggested(w)).total).toBe(4);
-    expect((await suggested(w, "namespace=default")).total).toBe(3);
-  });
-
-  it("never shows another wallet's or deleted memories", async () => {
-    const a = newWallet();
-    const b = newWallet();
-    const mine = await storeNew(a, "Wallet A: the safe deposit box number");
-    const gone = await storeNew(a, "Wallet A: a note that gets deleted");
-    const theirs = await storeNew(b, "Wallet B: the gym locker code");
-    expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
-    const forA = await suggested(a);
-    expect(forA.suggested.map((s: Json) => s.id)).toEqual([mine]);
-    expect(forA.suggestions.map((s: Json) => s.id)).toEqual([mine]);
-    expect(forA.categories.fresh).toBe(1);
-    expect(forA.total).toBe(1);
-    const forB = await suggested(b);
-    expect(forB.suggested.map((s: Json) => s.id)).toEqual([theirs]);
-    expect(forB.total).toBe(1);
   });
 });
