@@ -1,3 +1,4 @@
+/** Session tokens as `Authorization: Bearer`: the wallet's data, and every forged token refused. */
 import { describe, expect, it } from "vitest";
 import { expectError, newWallet, nowSeconds, request } from "../helpers";
 import { b64url, craftToken, flipChar, get, ISSUER, sessionToken, withBearer } from "./fixtures";
