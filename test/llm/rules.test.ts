@@ -3,11 +3,11 @@
  * chunking of long input: pure functions, deterministic outputs.
  */
 import { describe, expect, it } from "vitest";
-import { chunkConversation, chunkText } from "../worker/ingest/chunk";
-import { countTokens } from "../worker/lib/tokens";
-import type { ChatMessage } from "../worker/llm/provider";
-import { RulesProvider } from "../worker/llm/rules";
-import { splitSentences } from "../worker/llm/sentences";
+import { chunkConversation, chunkText } from "../../worker/ingest/chunk";
+import { countTokens } from "../../worker/lib/tokens";
+import type { ChatMessage } from "../../worker/llm/provider";
+import { RulesProvider } from "../../worker/llm/rules";
+import { splitSentences } from "../../worker/llm/sentences";
 
 const rules = new RulesProvider();
 
