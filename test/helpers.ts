@@ -94,11 +94,18 @@ export function newWallet(workerFetch?: WorkerFetch) {
       headers: { "x-wallet-auth": await signAuth(account), ...headers },
       fetch: workerFetch,
     });
+  const get = (path: string) => call("GET", path);
+  const post = (path: string, body?: unknown) => call("POST", path, body);
+  const getMemory = async (id: string): Promise<Json> => {
+    const res = await get(`/v1/memories/${id}`);
+    if (res.status !== 200) throw new Error(`get ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
   return {
     account,
     address: account.address,
-    get: (path: string) => call("GET", path),
-    post: (path: string, body?: unknown) => call("POST", path, body),
+    get,
+    post,
     patch: (path: string, body?: unknown) => call("PATCH", path, body),
     del: (path: string, body?: unknown) => call("DELETE", path, body),
     call,
@@ -114,65 +121,63 @@ export function newWallet(workerFetch?: WorkerFetch) {
         headers: { "x-wallet-auth": await signAuth(account), ...headers },
         fetch: workerFetch,
       }),
+    /** GET `path`, which must answer 200; returns the body. */
+    getOk: async (path: string): Promise<Json> => expectStatus(await get(path), 200),
     /** Stores one memory and returns its id. */
     async store(content: string, fields: Record<string, unknown> = {}): Promise<string> {
-      const res = await call("POST", "/v1/store", { content, ...fields });
+      const res = await post("/v1/store", { content, ...fields });
       if (res.status !== 201)
         throw new Error(`store failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.id as string;
     },
+    /** Stores a memory that must be a new one (not merged into another); returns its id. */
+    async storeNew(content: string, fields: Record<string, unknown> = {}): Promise<string> {
+      const res = await post("/v1/store", { content, ...fields });
+      if (res.status !== 201 || res.body.deduplicated !== false) {
+        throw new Error(`expected a new memory, got ${res.status} ${JSON.stringify(res.body)}`);
+      }
+      return res.body.id as string;
+    },
+    /** GET /v1/memories/:id, which must answer 200. */
+    getMemory,
+    /**
+     * The memory once its access_count has reached `count` (recall and context count
+     * accesses after the response), or as it stands after about 5 s: the caller asserts on it.
+     */
+    async memoryAfterAccesses(id: string, count: number): Promise<Json> {
+      let memory = await getMemory(id);
+      for (let i = 0; i < 100 && memory.access_count < count; i++) {
+        await sleep(50);
+        memory = await getMemory(id);
+      }
+      return memory;
+    },
+    /** GET /v1/memories/count, which must answer 200 (`query` with its "?"). */
+    memoryCount: async (query = ""): Promise<number> =>
+      expectStatus(await get(`/v1/memories/count${query}`), 200).count,
+    /**
+     * Relates two memories (201) and returns the relation. `metadata` is left out of the
+     * request unless given, so the default is exercised.
+     */
+    async relate(
+      source: string,
+      target: string,
+      relationType = "related_to",
+      metadata?: Record<string, unknown>,
+    ): Promise<Json> {
+      const res = await post(`/v1/memories/${source}/relations`, {
+        target_id: target,
+        relation_type: relationType,
+        ...(metadata === undefined ? {} : { metadata }),
+      });
+      return expectStatus(res, 201);
+    },
+    relationsOf: async (id: string, query = ""): Promise<Json[]> =>
+      expectStatus(await get(`/v1/memories/${id}/relations${query}`), 200).relations,
   };
 }
 
 export type Wallet = ReturnType<typeof newWallet>;
-
-/** Stores a memory that must be a new one (not merged into another); returns its id. */
-export async function storeNew(
-  w: Wallet,
-  content: string,
-  fields: Record<string, unknown> = {},
-): Promise<string> {
-  const res = await w.post("/v1/store", { content, ...fields });
-  if (res.status !== 201 || res.body.deduplicated !== false) {
-    throw new Error(`expected a new memory, got ${res.status} ${JSON.stringify(res.body)}`);
-  }
-  return res.body.id as string;
-}
-
-/** GET /v1/memories/:id, which must answer 200. */
-export async function getMemory(w: Wallet, id: string): Promise<Json> {
-  const res = await w.get(`/v1/memories/${id}`);
-  if (res.status !== 200) throw new Error(`get ${id}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-/**
- * Relates two memories (201) and returns the relation. `metadata` is left out of the request
- * unless given, so the default is exercised.
- */
-export async function relate(
-  w: Wallet,
-  source: string,
-  target: string,
-  relationType = "related_to",
-  metadata?: Record<string, unknown>,
-): Promise<Json> {
-  const res = await w.post(`/v1/memories/${source}/relations`, {
-    target_id: target,
-    relation_type: relationType,
-    ...(metadata === undefined ? {} : { metadata }),
-  });
-  return expectStatus(res, 201);
-}
-
-export async function relationsOf(w: Wallet, id: string, query = ""): Promise<Json[]> {
-  return expectStatus(await w.get(`/v1/memories/${id}/relations${query}`), 200).relations;
-}
-
-/** GET /v1/memories/count, which must answer 200 (`query` with its "?"). */
-export async function memoryCount(w: Wallet, query = ""): Promise<number> {
-  return expectStatus(await w.get(`/v1/memories/count${query}`), 200).count;
-}
 
 /** The ids of a response's `memories`, in order. */
 export const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
@@ -180,29 +185,11 @@ export const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id
 /** A sorted copy, to compare ids as sets. */
 export const sorted = (list: string[]) => [...list].sort();
 
-/**
- * The memory once its access_count has reached `count` (recall and context count accesses
- * after the response), or as it stands after about 5 s: the caller asserts on it.
- */
-export async function memoryAfterAccesses(w: Wallet, id: string, count: number): Promise<Json> {
-  let memory = await getMemory(w, id);
-  for (let i = 0; i < 100 && memory.access_count < count; i++) {
-    await sleep(50);
-    memory = await getMemory(w, id);
-  }
-  return memory;
-}
-
 /** Timestamps as the API writes them (toISOString) and ids as Postgres returns them. */
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const MISSING_ID = "00000000-0000-4000-8000-000000000000";
-
-/** GET `path`, which must answer 200; returns the body. */
-export async function getOk(w: Wallet, path: string): Promise<Json> {
-  return expectStatus(await w.get(path), 200);
-}
 
 /** The fields a 422's validation issues name (`error.details.issues[].path`). */
 export const issuePaths = (res: ApiResponse): string[] =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BGE_MODEL, bgeFetch } from "./bge-worker";
-import { expectError, issuePaths, memoryCount, newWallet, request, uniqueText } from "./helpers";
+import { expectError, issuePaths, newWallet, request, uniqueText } from "./helpers";
 
 describe("GET /health", () => {
   it("answers 200 with status ok and needs no auth", async () => {
@@ -95,7 +95,7 @@ describe("POST /v1/import", () => {
     expect(res.status).toBe(201);
     expect(res.body.imported).toBe(3);
     expect(res.body.skipped).toBe(0);
-    expect(await memoryCount(w)).toBe(3);
+    expect(await w.memoryCount()).toBe(3);
 
     const list = await w.get("/v1/memories?limit=100");
     const byContent = new Map(
@@ -131,7 +131,7 @@ describe("POST /v1/import", () => {
     expect(again.status).toBe(201);
     expect(again.body.imported).toBe(0);
     expect(again.body.skipped).toBe(4);
-    expect(await memoryCount(w)).toBe(4);
+    expect(await w.memoryCount()).toBe(4);
   });
 
   it("imports the new memories of a partly known set and skips the rest", async () => {
@@ -143,7 +143,7 @@ describe("POST /v1/import", () => {
     });
     expect(res.body.imported).toBe(2);
     expect(res.body.skipped).toBe(1);
-    expect(await memoryCount(w)).toBe(3);
+    expect(await w.memoryCount()).toBe(3);
   });
 
   it("counts a duplicate inside one import as skipped", async () => {
@@ -152,7 +152,7 @@ describe("POST /v1/import", () => {
     const res = await w.post("/v1/import", { memories: [{ content: text }, { content: text }] });
     expect(res.body.imported).toBe(1);
     expect(res.body.skipped).toBe(1);
-    expect(await memoryCount(w)).toBe(1);
+    expect(await w.memoryCount()).toBe(1);
   });
 
   it("accepts more than the 100 items of batch store", async () => {
@@ -161,7 +161,7 @@ describe("POST /v1/import", () => {
     const res = await w.post("/v1/import", { memories });
     expect(res.status).toBe(201);
     expect(res.body.imported).toBe(150);
-    expect(await memoryCount(w)).toBe(150);
+    expect(await w.memoryCount()).toBe(150);
   });
 
   it("never skips because of another wallet's memories", async () => {
@@ -172,8 +172,8 @@ describe("POST /v1/import", () => {
     const res = await b.post("/v1/import", { memories });
     expect(res.body.imported).toBe(2);
     expect(res.body.skipped).toBe(0);
-    expect(await memoryCount(a)).toBe(2);
-    expect(await memoryCount(b)).toBe(2);
+    expect(await a.memoryCount()).toBe(2);
+    expect(await b.memoryCount()).toBe(2);
   });
 
   it("rejects an empty list or an invalid item with 422 and imports nothing", async () => {
@@ -185,7 +185,7 @@ describe("POST /v1/import", () => {
     });
     expectError(bad, 422, "VALIDATION_ERROR");
     expect(issuePaths(bad)).toEqual(["memories.1.content"]);
-    expect(await memoryCount(w)).toBe(0);
+    expect(await w.memoryCount()).toBe(0);
   });
 
   it("requires wallet auth", async () => {

@@ -99,10 +99,6 @@ async function jobOf(o: Owner, id: string): Promise<Json> {
   return res.body;
 }
 
-async function memoryCount(o: Owner): Promise<number> {
-  return (await o.wallet.get("/v1/memories/count")).body.count;
-}
-
 async function recordedFacts(jobId: string): Promise<number> {
   const r = await db.execute<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM job_facts WHERE job_id = ${jobId}`,
@@ -135,7 +131,7 @@ describe("jobs queue consumer", () => {
       relations_created: 0,
       tokens_used: expected.tokens,
     });
-    expect(await memoryCount(o)).toBe(expected.facts.length);
+    expect(await o.wallet.memoryCount()).toBe(expected.facts.length);
     expect(await recordedFacts(job.id)).toBe(expected.facts.length);
   });
 
@@ -155,7 +151,7 @@ describe("jobs queue consumer", () => {
     expect(view).toMatchObject({ status: "queued", attempts: 1, result: null });
     expect(view.error.code).toBe("BAD_GATEWAY");
     expect(view.error.message).toContain("HTTP 500");
-    expect(await memoryCount(o)).toBe(0);
+    expect(await o.wallet.memoryCount()).toBe(0);
 
     // The delay doubles with each delivery.
     const third = await deliver(QUEUE, [job.message], { env: failing, attempts: 3 });
@@ -193,7 +189,7 @@ describe("jobs queue consumer", () => {
     const ctx = domainContext(opened.services, { userId: o.userId, wallet: o.wallet.address });
     const partial = await jobFactStore(job.id)(ctx, facts.slice(0, 2), scopeOf(input));
     expect(partial.items.every((i) => !i.deduplicated)).toBe(true);
-    expect(await memoryCount(o)).toBe(2);
+    expect(await o.wallet.memoryCount()).toBe(2);
 
     const { ids, result } = await deliver(QUEUE, [job.message], { attempts: 2 });
     expect(result.explicitAcks).toEqual(ids);
@@ -203,7 +199,7 @@ describe("jobs queue consumer", () => {
     expect(view.result).toMatchObject({ facts_stored: 4, facts_deduplicated: 0 });
     expect(view.result.memory_ids.slice(0, 2)).toEqual(partial.items.map((i) => i.id));
     expect(new Set(view.result.memory_ids).size).toBe(4);
-    expect(await memoryCount(o)).toBe(4);
+    expect(await o.wallet.memoryCount()).toBe(4);
     expect(await recordedFacts(job.id)).toBe(4);
   });
 
@@ -229,7 +225,7 @@ describe("jobs queue consumer", () => {
     // Embedding tokens only count the facts this attempt stored: none.
     expect({ ...after.result, tokens_used: 0 }).toEqual({ ...before.result, tokens_used: 0 });
     expect(after.result.facts_stored).toBe(4);
-    expect(await memoryCount(o)).toBe(4);
+    expect(await o.wallet.memoryCount()).toBe(4);
   });
 
   it("a duplicate delivery of a finished job is acked and changes nothing", async () => {
@@ -240,13 +236,13 @@ describe("jobs queue consumer", () => {
     await deliver(QUEUE, [job.message]);
     const done = await jobOf(o, job.id);
     expect(done.result).toMatchObject({ clusters_found: 1, memories_created: 1 });
-    expect(await memoryCount(o)).toBe(3);
+    expect(await o.wallet.memoryCount()).toBe(3);
 
     const again = await deliver(QUEUE, [job.message], { attempts: 2 });
     expect(again.result.explicitAcks).toEqual(again.ids);
     expect(again.result.retryMessages).toEqual([]);
     expect(await jobOf(o, job.id)).toEqual(done);
-    expect(await memoryCount(o)).toBe(3);
+    expect(await o.wallet.memoryCount()).toBe(3);
   });
 
   it("fails a job at once, without retry, when its input does not validate", async () => {
@@ -280,7 +276,7 @@ describe("jobs queue consumer", () => {
       expect(result.retryMessages).toEqual([]);
     }
     expect(await jobOf(o, job.id)).toMatchObject({ status: "queued", attempts: 0, error: null });
-    expect(await memoryCount(o)).toBe(0);
+    expect(await o.wallet.memoryCount()).toBe(0);
   });
 });
 
@@ -300,7 +296,7 @@ describe("dead-letter consumer", () => {
     expect(view.error).toEqual(lastTry.error);
     expect(view.error.code).toBe("BAD_GATEWAY");
     expect(view.finished_at).not.toBeNull();
-    expect(await memoryCount(o)).toBe(0);
+    expect(await o.wallet.memoryCount()).toBe(0);
   });
 
   it("gives a job that never recorded a reason a generic one, and leaves finished jobs alone", async () => {

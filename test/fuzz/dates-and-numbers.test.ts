@@ -1,6 +1,6 @@
 /** Dates beyond a four-digit year and numbers too small for a `real`, at every field taking one. */
 import { describe, expect, it } from "vitest";
-import { type ApiResponse, memoryCount, newWallet, type Wallet } from "../helpers";
+import { type ApiResponse, newWallet, type Wallet } from "../helpers";
 import { expectIssues, memoryOf } from "./fixtures";
 
 // Dates outside what timestamptz holds as a four-digit year.
@@ -69,7 +69,7 @@ describe.each(BAD_DATES)("the date %s", (date) => {
   it.each(DATE_CASES)("%s answers 422 naming the field", async (label, send, path) => {
     const w = newWallet();
     expect(expectIssues(await send(w, date), label)).toEqual([path]);
-    expect(await memoryCount(w)).toBe(label.includes("PATCH") ? 1 : 0);
+    expect(await w.memoryCount()).toBe(label.includes("PATCH") ? 1 : 0);
   });
 });
 

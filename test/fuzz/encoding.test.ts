@@ -1,6 +1,6 @@
 /** Bytes that are not UTF-8 are refused, never stored with U+FFFD in their place. */
 import { describe, expect, it } from "vitest";
-import { expectError, memoryCount, newWallet, type Wallet } from "../helpers";
+import { expectError, newWallet, type Wallet } from "../helpers";
 import { memoryOf } from "./fixtures";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -30,14 +30,14 @@ describe.each(INVALID_UTF8)("a body with %s", (_name, bytes) => {
     const res = await w.raw(method, path, withBytes(`{"${field}":"caf`, bytes, ` au lait"}`));
     expect(res.status, JSON.stringify(res.body)).toBe(422);
     expect(expectError(res, 422, "VALIDATION_ERROR").message).toMatch(/UTF-8/);
-    expect(await memoryCount(w)).toBe(method === "PATCH" ? 1 : 0);
+    expect(await w.memoryCount()).toBe(method === "PATCH" ? 1 : 0);
   });
 
   it("the memory store keeps the batch out entirely", async () => {
     const w = newWallet();
     const body = withBytes('{"memories":[{"content":"fine"},{"content":"caf', bytes, '"}]}');
     expectError(await w.raw("POST", "/v1/store/batch", body), 422, "VALIDATION_ERROR");
-    expect(await memoryCount(w)).toBe(0);
+    expect(await w.memoryCount()).toBe(0);
   });
 });
 

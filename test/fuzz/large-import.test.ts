@@ -1,6 +1,6 @@
 /** A migrate larger than one INSERT's 65,535 bind parameters (12 a row: 5,462 rows). */
 import { expect, it } from "vitest";
-import { memoryCount, newWallet } from "../helpers";
+import { newWallet } from "../helpers";
 
 it("migrate with 6,100 sections stores them all", { timeout: 180_000 }, async () => {
   const w = newWallet();
@@ -18,7 +18,7 @@ it("migrate with 6,100 sections stores them all", { timeout: 180_000 }, async ()
   expect(res.body.files_processed).toBe(files.length);
   expect(res.body.memories_created).toBe(sections);
   expect(res.body.memories_deduplicated).toBe(0);
-  expect(await memoryCount(w)).toBe(sections);
+  expect(await w.memoryCount()).toBe(sections);
 
   // Importing the same files again finds every section already stored.
   const again = await w.post("/v1/migrate", { files });

@@ -3,7 +3,7 @@
  * walk (422, never a crash).
  */
 import { describe, expect, it } from "vitest";
-import { type ApiResponse, memoryCount, newWallet, type Wallet } from "../helpers";
+import { type ApiResponse, newWallet, type Wallet } from "../helpers";
 import { expectIssues, memoryOf } from "./fixtures";
 
 const deepObject = (levels: number, leaf = "1") =>
@@ -52,7 +52,7 @@ describe.each([100_000, 1_000, 33])("a body nested %i deep", (levels) => {
   it.each(DEEP_CASES)("%s answers 422", async (label, send) => {
     const w = newWallet();
     expectIssues(await send(w, levels), label);
-    expect(await memoryCount(w)).toBe(
+    expect(await w.memoryCount()).toBe(
       label.startsWith("relation") ? 2 : label.includes("PATCH") ? 1 : 0,
     );
   });

@@ -3,7 +3,7 @@
  * and in the ?metadata= filter, each a 422 naming the field, with nothing stored.
  */
 import { describe, expect, it } from "vitest";
-import { type ApiResponse, memoryCount, newWallet, type Wallet } from "../helpers";
+import { type ApiResponse, newWallet, type Wallet } from "../helpers";
 import { expectIssues, HIGH, LOW, memoryOf, NUL } from "./fixtures";
 
 // Query parameters: every GET route that reads a text parameter.
@@ -158,7 +158,7 @@ describe.each([
     const w = newWallet();
     const res = await send(w, bad);
     expect(expectIssues(res, label)).toEqual([path]);
-    expect(await memoryCount(w)).toBe(fixturesOf(label));
+    expect(await w.memoryCount()).toBe(fixturesOf(label));
   });
 
   it.each(["/v1/memories", "/v1/memories/count", "/v1/export"])(

@@ -1,35 +1,25 @@
 /** GET /v1/namespaces: each namespace of the wallet with its count and newest memory time. */
 import { describe, expect, it } from "vitest";
-import {
-  expectError,
-  getMemory,
-  getOk,
-  type Json,
-  newWallet,
-  request,
-  sleep,
-  storeNew,
-  type Wallet,
-} from "../helpers";
+import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
 
 /** The memory's created_at as the API reports it. */
 const createdAt = async (w: Wallet, id: string): Promise<string> =>
-  (await getMemory(w, id)).created_at;
+  (await w.getMemory(id)).created_at;
 
 describe("GET /v1/namespaces", () => {
   it("lists each namespace with its count and newest memory time, sorted by name", async () => {
     const w = newWallet();
-    await storeNew(w, "Quarterly revenue grew by eight percent", { namespace: "work" });
-    const home1 = await storeNew(w, "The boiler needs servicing before winter", {
+    await w.storeNew("Quarterly revenue grew by eight percent", { namespace: "work" });
+    const home1 = await w.storeNew("The boiler needs servicing before winter", {
       namespace: "home",
     });
-    const def = await storeNew(w, "Favourite colour is teal");
+    const def = await w.storeNew("Favourite colour is teal");
     await sleep(5);
-    const work2 = await storeNew(w, "Hiring plan approved for two engineers", {
+    const work2 = await w.storeNew("Hiring plan approved for two engineers", {
       namespace: "work",
     });
 
-    const body = await getOk(w, "/v1/namespaces");
+    const body = await w.getOk("/v1/namespaces");
     expect(body).toEqual({
       namespaces: [
         { name: "default", count: 1, last_memory_at: await createdAt(w, def) },
@@ -42,35 +32,35 @@ describe("GET /v1/namespaces", () => {
 
   it("filters by agent_id", async () => {
     const w = newWallet();
-    const a1 = await storeNew(w, "Scraped the pricing page of the competitor", {
+    const a1 = await w.storeNew("Scraped the pricing page of the competitor", {
       namespace: "research",
       agent_id: "crawler",
     });
-    await storeNew(w, "Summarised the meeting transcript for Alex", {
+    await w.storeNew("Summarised the meeting transcript for Alex", {
       namespace: "research",
       agent_id: "scribe",
     });
-    const a3 = await storeNew(w, "Fetched the weather forecast for Lisbon", {
+    const a3 = await w.storeNew("Fetched the weather forecast for Lisbon", {
       namespace: "travel",
       agent_id: "crawler",
     });
-    await storeNew(w, "No agent wrote this memory about violins");
+    await w.storeNew("No agent wrote this memory about violins");
 
-    expect(await getOk(w, "/v1/namespaces?agent_id=crawler")).toEqual({
+    expect(await w.getOk("/v1/namespaces?agent_id=crawler")).toEqual({
       namespaces: [
         { name: "research", count: 1, last_memory_at: await createdAt(w, a1) },
         { name: "travel", count: 1, last_memory_at: await createdAt(w, a3) },
       ],
       total: 2,
     });
-    const scribe = await getOk(w, "/v1/namespaces?agent_id=scribe");
+    const scribe = await w.getOk("/v1/namespaces?agent_id=scribe");
     expect(scribe.namespaces.map((n: Json) => [n.name, n.count])).toEqual([["research", 1]]);
     expect(scribe.total).toBe(1);
-    expect(await getOk(w, "/v1/namespaces?agent_id=nobody")).toEqual({
+    expect(await w.getOk("/v1/namespaces?agent_id=nobody")).toEqual({
       namespaces: [],
       total: 0,
     });
-    const all = await getOk(w, "/v1/namespaces");
+    const all = await w.getOk("/v1/namespaces");
     expect(all.namespaces.map((n: Json) => [n.name, n.count])).toEqual([
       ["default", 1],
       ["research", 2],
@@ -80,17 +70,17 @@ describe("GET /v1/namespaces", () => {
 
   it("does not count deleted memories", async () => {
     const w = newWallet();
-    const only = await storeNew(w, "Temporary note about the parking garage", {
+    const only = await w.storeNew("Temporary note about the parking garage", {
       namespace: "scratch",
     });
-    const keep = await storeNew(w, "Grocery list: eggs, flour, butter", { namespace: "lists" });
-    const drop = await storeNew(w, "Packing list: passport, charger, socks", {
+    const keep = await w.storeNew("Grocery list: eggs, flour, butter", { namespace: "lists" });
+    const drop = await w.storeNew("Packing list: passport, charger, socks", {
       namespace: "lists",
     });
-    expect((await getOk(w, "/v1/namespaces")).total).toBe(2);
+    expect((await w.getOk("/v1/namespaces")).total).toBe(2);
     expect((await w.del(`/v1/memories/${only}`)).status).toBe(200);
     expect((await w.del(`/v1/memories/${drop}`)).status).toBe(200);
-    expect(await getOk(w, "/v1/namespaces")).toEqual({
+    expect(await w.getOk("/v1/namespaces")).toEqual({
       namespaces: [{ name: "lists", count: 1, last_memory_at: await createdAt(w, keep) }],
       total: 1,
     });
@@ -99,16 +89,16 @@ describe("GET /v1/namespaces", () => {
   it("is empty for a fresh wallet and never shows another wallet's namespaces", async () => {
     const a = newWallet();
     const b = newWallet();
-    expect(await getOk(a, "/v1/namespaces")).toEqual({ namespaces: [], total: 0 });
-    await storeNew(a, "Private diary entry about the hiking trip", { namespace: "diary" });
-    const theirs = await storeNew(b, "Shared shopping list for the party", {
+    expect(await a.getOk("/v1/namespaces")).toEqual({ namespaces: [], total: 0 });
+    await a.storeNew("Private diary entry about the hiking trip", { namespace: "diary" });
+    const theirs = await b.storeNew("Shared shopping list for the party", {
       namespace: "party",
     });
-    expect(await getOk(b, "/v1/namespaces")).toEqual({
+    expect(await b.getOk("/v1/namespaces")).toEqual({
       namespaces: [{ name: "party", count: 1, last_memory_at: await createdAt(b, theirs) }],
       total: 1,
     });
-    expect((await getOk(a, "/v1/namespaces")).namespaces.map((n: Json) => n.name)).toEqual([
+    expect((await a.getOk("/v1/namespaces")).namespaces.map((n: Json) => n.name)).toEqual([
       "diary",
     ]);
   });

@@ -1,22 +1,10 @@
 /** GET /v1/stats: exact figures over the wallet's live memories and relations. */
 import { describe, expect, it } from "vitest";
-import {
-  expectError,
-  getMemory,
-  getOk,
-  type Json,
-  memoryAfterAccesses,
-  newWallet,
-  relate,
-  request,
-  sleep,
-  storeNew,
-  type Wallet,
-} from "../helpers";
+import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
 
 /** The memory's created_at as the API reports it. */
 const createdAt = async (w: Wallet, id: string): Promise<string> =>
-  (await getMemory(w, id)).created_at;
+  (await w.getMemory(id)).created_at;
 
 const EMPTY_STATS = {
   total_memories: 0,
@@ -37,37 +25,37 @@ describe("GET /v1/stats", () => {
    * pinned one that is deleted; three relations, one of them to the deleted memory.
    */
   async function seed(w: Wallet) {
-    const m1 = await storeNew(w, "Use Postgres for the analytics warehouse", {
+    const m1 = await w.storeNew("Use Postgres for the analytics warehouse", {
       namespace: "alpha",
       memory_type: "decision",
       importance: 0.25,
       pinned: true,
     });
     await sleep(5);
-    const m2 = await storeNew(w, "Adopt trunk-based development next quarter", {
+    const m2 = await w.storeNew("Adopt trunk-based development next quarter", {
       namespace: "alpha",
       memory_type: "decision",
       importance: 0.5,
     });
     await sleep(5);
-    const m3 = await storeNew(w, "Likes window seats on long flights", {
+    const m3 = await w.storeNew("Likes window seats on long flights", {
       namespace: "beta",
       memory_type: "preference",
       importance: 0.75,
       pinned: true,
     });
     await sleep(5);
-    const m4 = await storeNew(w, "The office closes early on Fridays in August", {
+    const m4 = await w.storeNew("The office closes early on Fridays in August", {
       importance: 1,
     });
-    const m5 = await storeNew(w, "Saw a heron at the pond this morning", {
+    const m5 = await w.storeNew("Saw a heron at the pond this morning", {
       namespace: "beta",
       memory_type: "observation",
       pinned: true,
     });
-    await relate(w, m1, m2);
-    await relate(w, m3, m4);
-    await relate(w, m1, m5);
+    await w.relate(m1, m2);
+    await w.relate(m3, m4);
+    await w.relate(m1, m5);
     expect((await w.del(`/v1/memories/${m5}`)).status).toBe(200);
     return { m1, m2, m3, m4, m5 };
   }
@@ -75,7 +63,7 @@ describe("GET /v1/stats", () => {
   it("reports exact figures for the wallet's live memories", async () => {
     const w = newWallet();
     const { m1, m4 } = await seed(w);
-    expect(await getOk(w, "/v1/stats")).toEqual({
+    expect(await w.getOk("/v1/stats")).toEqual({
       total_memories: 4,
       pinned_count: 2,
       never_accessed: 4,
@@ -100,7 +88,7 @@ describe("GET /v1/stats", () => {
   it("filters by namespace", async () => {
     const w = newWallet();
     const { m1, m2, m3 } = await seed(w);
-    expect(await getOk(w, "/v1/stats?namespace=alpha")).toEqual({
+    expect(await w.getOk("/v1/stats?namespace=alpha")).toEqual({
       total_memories: 2,
       pinned_count: 1,
       never_accessed: 2,
@@ -112,22 +100,22 @@ describe("GET /v1/stats", () => {
       by_namespace: [{ namespace: "alpha", count: 2 }],
       total_relations: 1,
     });
-    const beta = await getOk(w, "/v1/stats?namespace=beta");
+    const beta = await w.getOk("/v1/stats?namespace=beta");
     expect(beta.total_memories).toBe(1);
     expect(beta.pinned_count).toBe(1);
     expect(beta.avg_importance).toBe(0.75);
     expect(beta.oldest_memory).toBe(await createdAt(w, m3));
     expect(beta.newest_memory).toBe(beta.oldest_memory);
     expect(beta.by_type).toEqual([{ memory_type: "preference", count: 1 }]);
-    expect(await getOk(w, "/v1/stats?namespace=nothing-here")).toEqual(EMPTY_STATS);
+    expect(await w.getOk("/v1/stats?namespace=nothing-here")).toEqual(EMPTY_STATS);
   });
 
   it("counts accesses made by recall", async () => {
     const w = newWallet();
-    const target = await storeNew(w, "Marmalade is made from bitter Seville oranges", {
+    const target = await w.storeNew("Marmalade is made from bitter Seville oranges", {
       importance: 0.5,
     });
-    await storeNew(w, "Tram line four runs every twelve minutes", { importance: 0.5 });
+    await w.storeNew("Tram line four runs every twelve minutes", { importance: 0.5 });
     for (let i = 0; i < 2; i++) {
       const res = await w.post("/v1/recall", {
         query: "Marmalade is made from bitter Seville oranges",
@@ -137,8 +125,8 @@ describe("GET /v1/stats", () => {
       expect(res.body.memories.map((m: Json) => m.id)).toEqual([target]);
     }
     // Access is recorded after the response: wait until both are visible.
-    await memoryAfterAccesses(w, target, 2);
-    const stats = await getOk(w, "/v1/stats");
+    await w.memoryAfterAccesses(target, 2);
+    const stats = await w.getOk("/v1/stats");
     expect(stats.total_memories).toBe(2);
     expect(stats.total_accesses).toBe(2);
     expect(stats.never_accessed).toBe(1);
@@ -153,21 +141,21 @@ describe("GET /v1/stats", () => {
 
   it("stops counting a memory once it is deleted or expired", async () => {
     const w = newWallet();
-    const a = await storeNew(w, "Renew the car insurance before March", { importance: 0.2 });
-    const b = await storeNew(w, "The cinema ticket code is 4471", {
+    const a = await w.storeNew("Renew the car insurance before March", { importance: 0.2 });
+    const b = await w.storeNew("The cinema ticket code is 4471", {
       importance: 0.4,
       expires_at: new Date(Date.now() + 2000).toISOString(),
     });
-    const c = await storeNew(w, "Water the ferns twice a week", { importance: 1, pinned: true });
-    await relate(w, a, b);
-    await relate(w, c, a);
-    const before = await getOk(w, "/v1/stats");
+    const c = await w.storeNew("Water the ferns twice a week", { importance: 1, pinned: true });
+    await w.relate(a, b);
+    await w.relate(c, a);
+    const before = await w.getOk("/v1/stats");
     expect(before.total_memories).toBe(3);
     expect(before.total_relations).toBe(2);
 
     expect((await w.del(`/v1/memories/${c}`)).status).toBe(200);
     await sleep(2500);
-    const after = await getOk(w, "/v1/stats");
+    const after = await w.getOk("/v1/stats");
     expect(after).toEqual({
       total_memories: 1,
       pinned_count: 0,
@@ -180,7 +168,7 @@ describe("GET /v1/stats", () => {
       by_namespace: [{ namespace: "default", count: 1 }],
       total_relations: 0,
     });
-    expect(await getOk(w, "/v1/namespaces")).toEqual({
+    expect(await w.getOk("/v1/namespaces")).toEqual({
       namespaces: [{ name: "default", count: 1, last_memory_at: await createdAt(w, a) }],
       total: 1,
     });
@@ -190,11 +178,11 @@ describe("GET /v1/stats", () => {
     const a = newWallet();
     const b = newWallet();
     await seed(a);
-    const x = await storeNew(b, "Borrowed a drill from the neighbour on Sunday", {
+    const x = await b.storeNew("Borrowed a drill from the neighbour on Sunday", {
       importance: 0.9,
       memory_type: "project",
     });
-    const stats = await getOk(b, "/v1/stats");
+    const stats = await b.getOk("/v1/stats");
     expect(stats).toEqual({
       total_memories: 1,
       pinned_count: 0,
@@ -207,8 +195,8 @@ describe("GET /v1/stats", () => {
       by_namespace: [{ namespace: "default", count: 1 }],
       total_relations: 0,
     });
-    expect(await getOk(b, "/v1/stats?namespace=alpha")).toEqual(EMPTY_STATS);
-    expect((await getOk(a, "/v1/stats")).total_memories).toBe(4);
+    expect(await b.getOk("/v1/stats?namespace=alpha")).toEqual(EMPTY_STATS);
+    expect((await a.getOk("/v1/stats")).total_memories).toBe(4);
   });
 
   it("rejects an over-long namespace and requires authentication", async () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
-import { getMemory, type Json, newWallet, sleep, storeNew } from "../../helpers";
+import { type Json, newWallet, sleep } from "../../helpers";
 import { bodyLines, context, HEADER, lineOrder } from "./fixtures";
 
 describe("POST /v1/context: text format", () => {
@@ -17,20 +17,20 @@ describe("POST /v1/context: text format", () => {
       "Important and newer: backups are verified every Monday",
       "Trivial: the plant in reception is a ficus",
     ];
-    const pinned = await storeNew(w, contents[0] as string, { importance: 0.2, pinned: true });
-    const releaseId = await storeNew(w, contents[1] as string, {
+    const pinned = await w.storeNew(contents[0] as string, { importance: 0.2, pinned: true });
+    const releaseId = await w.storeNew(contents[1] as string, {
       importance: 0.9,
       memory_type: "decision",
       tags: ["release", "calendar"],
       namespace: "office",
     });
-    const coffee = await storeNew(w, contents[2] as string, { importance: 0.5 });
+    const coffee = await w.storeNew(contents[2] as string, { importance: 0.5 });
     await sleep(5);
-    const backups = await storeNew(w, contents[3] as string, {
+    const backups = await w.storeNew(contents[3] as string, {
       importance: 0.9,
       memory_type: "project",
     });
-    const ficus = await storeNew(w, contents[4] as string, {
+    const ficus = await w.storeNew(contents[4] as string, {
       importance: 0.1,
       memory_type: "observation",
     });
@@ -59,7 +59,7 @@ describe("POST /v1/context: text format", () => {
       coffee,
       ficus,
     ]);
-    const stored = await getMemory(w, releaseId);
+    const stored = await w.getMemory(releaseId);
     expect(body.memories[2]).toEqual({
       id: releaseId,
       content: contents[1],
@@ -83,11 +83,11 @@ describe("POST /v1/context: text format", () => {
       "Pinned: the car needs an oil change in April",
     ];
     const ids = [
-      await storeNew(w, contents[0] as string, { importance: 0.1 }),
-      await storeNew(w, contents[1] as string, { importance: 0.2 }),
-      await storeNew(w, contents[2] as string, { importance: 0.3 }),
-      await storeNew(w, contents[3] as string, { importance: 0.4 }),
-      await storeNew(w, contents[4] as string, { importance: 1, pinned: true }),
+      await w.storeNew(contents[0] as string, { importance: 0.1 }),
+      await w.storeNew(contents[1] as string, { importance: 0.2 }),
+      await w.storeNew(contents[2] as string, { importance: 0.3 }),
+      await w.storeNew(contents[3] as string, { importance: 0.4 }),
+      await w.storeNew(contents[4] as string, { importance: 1, pinned: true }),
     ];
     const query = "saffron risotto arborio rice parmesan";
     const recalled = await w.post("/v1/recall", { query, limit: 10 });
@@ -111,7 +111,7 @@ describe("POST /v1/context: text format", () => {
 
   it("include_metadata adds each memory's metadata", async () => {
     const w = newWallet();
-    await storeNew(w, "The staging cluster runs in Frankfurt", {
+    await w.storeNew("The staging cluster runs in Frankfurt", {
       metadata: { source: "wiki", owner: "ops" },
       tags: ["infra"],
     });
@@ -131,12 +131,12 @@ describe("POST /v1/context: text format", () => {
 describe("POST /v1/context: structured format", () => {
   it("returns {memories: [{content, importance, memory_type, tags, source}]}", async () => {
     const w = newWallet();
-    const a = await storeNew(w, "Quarterly OKRs are reviewed by the leadership team", {
+    const a = await w.storeNew("Quarterly OKRs are reviewed by the leadership team", {
       importance: 0.8,
       memory_type: "decision",
       tags: ["okr", "planning"],
     });
-    await storeNew(w, "The support rota is posted in the team channel", {
+    await w.storeNew("The support rota is posted in the team channel", {
       importance: 0.3,
       metadata: { source: "slack", channel: "#support" },
     });
@@ -175,8 +175,8 @@ describe("POST /v1/context: structured format", () => {
 
   it("with a query the structured order is the recall order", async () => {
     const w = newWallet();
-    await storeNew(w, "Zeppelin museum opens at nine", { importance: 0.1 });
-    await storeNew(w, "The harbour ferry leaves every hour", { importance: 0.9 });
+    await w.storeNew("Zeppelin museum opens at nine", { importance: 0.1 });
+    await w.storeNew("The harbour ferry leaves every hour", { importance: 0.9 });
     const body = await context(w, { query: "zeppelin museum", format: "structured" });
     expect(body.context.memories.map((m: Json) => m.content)).toEqual([
       "Zeppelin museum opens at nine",

@@ -8,13 +8,13 @@ import { LocalEmbedder } from "../../../worker/embed/local";
 import { cosine } from "../../../worker/embed/vector";
 import { countTokens } from "../../../worker/lib/tokens";
 import { RulesProvider } from "../../../worker/llm/rules";
-import { expectError, type Json, newWallet, request, storeNew, type Wallet } from "../../helpers";
+import { expectError, type Json, newWallet, request, type Wallet } from "../../helpers";
 import { bodyLines, context, HEADER } from "./fixtures";
 
 describe("POST /v1/context: limits", () => {
   async function fiveMemories(w: Wallet) {
     for (const [i, word] of ["apple", "birch", "cedar", "dogwood", "elm"].entries()) {
-      await storeNew(w, `Tree survey entry about the ${word} grove near the creek`, {
+      await w.storeNew(`Tree survey entry about the ${word} grove near the creek`, {
         importance: 0.9 - i * 0.1,
       });
     }
@@ -60,7 +60,7 @@ describe("POST /v1/context: limits", () => {
     const words = ["amber", "bronze", "cobalt", "denim", "ebony", "fuchsia"];
     for (const word of words) {
       // Same shape and length for every memory, so every line costs the same.
-      await storeNew(w, `Paint sample ${word} was approved for the lobby walls and ceiling trim`);
+      await w.storeNew(`Paint sample ${word} was approved for the lobby walls and ceiling trim`);
     }
     const full = await context(w);
     expect(full.memories_used).toBe(6);
@@ -104,8 +104,8 @@ describe("POST /v1/context: limits", () => {
   it("a memory that does not fit is skipped and a shorter later one still fits", async () => {
     const w = newWallet();
     const long = `Long design notes: ${Array.from({ length: 60 }, (_, i) => `section${i} covers topic${i}`).join(", ")}`;
-    await storeNew(w, long, { importance: 0.9 });
-    await storeNew(w, "Short note: lunch is at noon", { importance: 0.5 });
+    await w.storeNew(long, { importance: 0.9 });
+    await w.storeNew("Short note: lunch is at noon", { importance: 0.5 });
     expect(countTokens(long)).toBeGreaterThan(100);
     const body = await context(w, { max_tokens: 100 });
     expect(body.memories_used).toBe(1);
@@ -115,7 +115,7 @@ describe("POST /v1/context: limits", () => {
 
   it("rejects out-of-range and malformed parameters with 422", async () => {
     const w = newWallet();
-    await storeNew(w, "Something to put in a context block");
+    await w.storeNew("Something to put in a context block");
     const bad: Array<Record<string, unknown>> = [
       { max_tokens: 99 },
       { max_tokens: 16_001 },
@@ -174,9 +174,9 @@ describe("POST /v1/context: summarize and distinct facts", () => {
       expect(s).toBeGreaterThanOrEqual(0.85);
       expect(s).toBeLessThan(0.95);
     }
-    const idA = await storeNew(w, a, { importance: 0.9 });
-    const idB = await storeNew(w, b, { importance: 0.8 });
-    const idC = await storeNew(w, c, { importance: 0.7 });
+    const idA = await w.storeNew(a, { importance: 0.9 });
+    const idB = await w.storeNew(b, { importance: 0.8 });
+    const idC = await w.storeNew(c, { importance: 0.7 });
 
     const merged = (await new RulesProvider().synthesize([a, b])).content;
     const text = await context(w, { summarize: true });

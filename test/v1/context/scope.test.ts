@@ -4,14 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
-import {
-  getMemory,
-  type Json,
-  memoryAfterAccesses,
-  newWallet,
-  sleep,
-  storeNew,
-} from "../../helpers";
+import { type Json, newWallet, sleep } from "../../helpers";
 import { bodyLines, context, lineOrder } from "./fixtures";
 
 describe("POST /v1/context: scope and isolation", () => {
@@ -23,10 +16,10 @@ describe("POST /v1/context: scope and isolation", () => {
       "Session alpha: user asked about refunds",
       "Agent scout: crawled the pricing page",
     ];
-    await storeNew(w, contents[0] as string, { namespace: "work" });
-    await storeNew(w, contents[1] as string, { namespace: "home" });
-    await storeNew(w, contents[2] as string, { session_id: "alpha" });
-    await storeNew(w, contents[3] as string, { agent_id: "scout" });
+    await w.storeNew(contents[0] as string, { namespace: "work" });
+    await w.storeNew(contents[1] as string, { namespace: "home" });
+    await w.storeNew(contents[2] as string, { session_id: "alpha" });
+    await w.storeNew(contents[3] as string, { agent_id: "scout" });
     const cases: Array<[Record<string, unknown>, number]> = [
       [{ namespace: "work" }, 0],
       [{ namespace: "home" }, 1],
@@ -64,10 +57,10 @@ describe("POST /v1/context: scope and isolation", () => {
   it("never includes another wallet's or deleted memories", async () => {
     const a = newWallet();
     const b = newWallet();
-    await storeNew(a, "Wallet A secret: the vault combination is 31-7-22");
-    const gone = await storeNew(a, "Wallet A deleted: old wifi password hunter2");
+    await a.storeNew("Wallet A secret: the vault combination is 31-7-22");
+    const gone = await a.storeNew("Wallet A deleted: old wifi password hunter2");
     expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
-    await storeNew(b, "Wallet B note: lunch with Sam on Tuesday");
+    await b.storeNew("Wallet B note: lunch with Sam on Tuesday");
 
     for (const query of [undefined, "vault combination wifi password lunch"]) {
       const forB = await context(b, query ? { query } : {});
@@ -90,11 +83,11 @@ describe("POST /v1/context: scope and isolation", () => {
 
   it("counts an access for memories chosen by a query, not for a query-less block", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "The boiler service is booked for October");
+    const id = await w.storeNew("The boiler service is booked for October");
     await context(w);
     await sleep(300);
-    expect((await getMemory(w, id)).access_count).toBe(0);
+    expect((await w.getMemory(id)).access_count).toBe(0);
     await context(w, { query: "boiler service" });
-    expect((await memoryAfterAccesses(w, id, 1)).access_count).toBe(1);
+    expect((await w.memoryAfterAccesses(id, 1)).access_count).toBe(1);
   });
 });

@@ -1,13 +1,13 @@
 /** GET /v1/export?format=csv and ?format=markdown: RFC 4180 records, and a grouped document. */
 import { describe, expect, it } from "vitest";
 import { CSV_HEADER } from "../../fixtures";
-import { getMemory, newWallet, storeNew } from "../../helpers";
+import { newWallet } from "../../helpers";
 import { csvRecords, exportOf, parseCsv } from "./fixtures";
 
 describe("GET /v1/export?format=csv", () => {
   it("returns a header line and one RFC 4180 record per memory", async () => {
     const w = newWallet();
-    const plain = await storeNew(w, "Plain words with nothing special", {
+    const plain = await w.storeNew("Plain words with nothing special", {
       tags: ["one", "two"],
       session_id: "sess",
       agent_id: "bot",
@@ -16,9 +16,9 @@ describe("GET /v1/export?format=csv", () => {
       metadata: { source: "chat", n: 3 },
     });
     const tricky = 'He said "hi, there", then left\nwithout a word'; // comma, quotes, newline
-    const trickyId = await storeNew(w, tricky, { namespace: "quotes" });
+    const trickyId = await w.storeNew(tricky, { namespace: "quotes" });
     const crlf = "Windows line\r\nbreak, and a comma";
-    const crlfId = await storeNew(w, crlf, { namespace: "crlf" });
+    const crlfId = await w.storeNew(crlf, { namespace: "crlf" });
 
     const body = await exportOf(w, "?format=csv");
     expect(body.format).toBe("csv");
@@ -34,7 +34,7 @@ describe("GET /v1/export?format=csv", () => {
     expect(rows[0]).toEqual(CSV_HEADER.split(","));
     expect(rows).toHaveLength(4);
     const records = csvRecords(text);
-    const stored = await getMemory(w, plain);
+    const stored = await w.getMemory(plain);
     expect(records[0]).toEqual({
       id: plain,
       namespace: "default",
@@ -67,11 +67,11 @@ describe("GET /v1/export?format=csv", () => {
 
   it("neutralises cells that a spreadsheet would run as formulas", async () => {
     const w = newWallet();
-    await storeNew(w, '=HYPERLINK("http://evil.example","click")', { namespace: "f1" });
-    await storeNew(w, "+1 for the proposal from Dana", { namespace: "f2" });
-    await storeNew(w, "-5 degrees expected tonight in the valley", { namespace: "f3" });
-    await storeNew(w, "@channel standup moved to ten", { namespace: "f4" });
-    await storeNew(w, "Safe sentence without a formula", { namespace: "f5" });
+    await w.storeNew('=HYPERLINK("http://evil.example","click")', { namespace: "f1" });
+    await w.storeNew("+1 for the proposal from Dana", { namespace: "f2" });
+    await w.storeNew("-5 degrees expected tonight in the valley", { namespace: "f3" });
+    await w.storeNew("@channel standup moved to ten", { namespace: "f4" });
+    await w.storeNew("Safe sentence without a formula", { namespace: "f5" });
     const records = csvRecords((await exportOf(w, "?format=csv")).memories);
     expect(records.map((r) => r.content)).toEqual([
       '\'=HYPERLINK("http://evil.example","click")',
@@ -86,19 +86,19 @@ describe("GET /v1/export?format=csv", () => {
 describe("GET /v1/export?format=markdown", () => {
   it("returns a Markdown document grouped by namespace", async () => {
     const w = newWallet();
-    const a1 = await storeNew(w, "Alpha team retrospective notes from sprint twelve", {
+    const a1 = await w.storeNew("Alpha team retrospective notes from sprint twelve", {
       namespace: "alpha",
       tags: ["retro"],
       memory_type: "project",
       importance: 0.75,
       pinned: true,
     });
-    const b1 = await storeNew(w, "Beta customers asked for an offline mode", {
+    const b1 = await w.storeNew("Beta customers asked for an offline mode", {
       namespace: "beta",
       session_id: "call-7",
       agent_id: "scribe",
     });
-    const a2 = await storeNew(w, "Alpha release candidate passed all smoke tests", {
+    const a2 = await w.storeNew("Alpha release candidate passed all smoke tests", {
       namespace: "alpha",
     });
     const body = await exportOf(w, "?format=markdown");
@@ -128,6 +128,6 @@ describe("GET /v1/export?format=markdown", () => {
     expect(md).toContain("- tags: `retro`");
     expect(md).toContain("- session: call-7");
     expect(md).toContain("- agent: scribe");
-    expect(md).toContain(`- created: ${(await getMemory(w, a1)).created_at}`);
+    expect(md).toContain(`- created: ${(await w.getMemory(a1)).created_at}`);
   });
 });

@@ -1,10 +1,10 @@
 /** What the export tests share: the call, and a strict reader of the CSV it returns. */
 import { expect } from "vitest";
-import { getOk, type Json, type Wallet } from "../../helpers";
+import type { Json, Wallet } from "../../helpers";
 
 /** GET /v1/export with `query` (its "?" included), which must answer 200. */
 export async function exportOf(w: Wallet, query = ""): Promise<Json> {
-  return getOk(w, `/v1/export${query}`);
+  return w.getOk(`/v1/export${query}`);
 }
 
 /** A strict RFC 4180 reader (CRLF records, quoted fields with doubled quotes). */

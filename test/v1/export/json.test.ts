@@ -1,13 +1,13 @@
 /** GET /v1/export as JSON (the default): every live memory, oldest first, with its filters. */
 import { describe, expect, it } from "vitest";
 import { CSV_HEADER } from "../../fixtures";
-import { expectError, getMemory, ids, newWallet, request, sleep, storeNew } from "../../helpers";
+import { expectError, ids, newWallet, request, sleep } from "../../helpers";
 import { csvRecords, exportOf } from "./fixtures";
 
 describe("GET /v1/export (JSON)", () => {
   it("exports every live memory as JSON by default, oldest first", async () => {
     const w = newWallet();
-    const a = await storeNew(w, "Backups run nightly at two in the morning", {
+    const a = await w.storeNew("Backups run nightly at two in the morning", {
       namespace: "ops",
       tags: ["infra"],
       metadata: { owner: "sam", level: { nested: true } },
@@ -17,7 +17,7 @@ describe("GET /v1/export (JSON)", () => {
       agent_id: "agent-1",
       pinned: true,
     });
-    const b = await storeNew(w, "Prefers green tea over coffee in the afternoon", {
+    const b = await w.storeNew("Prefers green tea over coffee in the afternoon", {
       memory_type: "preference",
     });
     const body = await exportOf(w);
@@ -25,7 +25,7 @@ describe("GET /v1/export (JSON)", () => {
     expect(body.format).toBe("json");
     expect(body.count).toBe(2);
     // Each exported memory is the same object GET /v1/memories/:id returns.
-    expect(body.memories).toEqual([await getMemory(w, a), await getMemory(w, b)]);
+    expect(body.memories).toEqual([await w.getMemory(a), await w.getMemory(b)]);
     const first = body.memories[0];
     expect(first.content).toBe("Backups run nightly at two in the morning");
     expect(first.metadata).toEqual({ owner: "sam", level: { nested: true }, tags: ["infra"] });
@@ -49,28 +49,28 @@ describe("GET /v1/export (JSON)", () => {
 
   it("filters by namespace, memory_type, tags, session_id and agent_id", async () => {
     const w = newWallet();
-    const m1 = await storeNew(w, "Deploy the billing service every Monday", {
+    const m1 = await w.storeNew("Deploy the billing service every Monday", {
       namespace: "work",
       memory_type: "project",
       tags: ["deploy", "billing"],
       session_id: "s1",
       agent_id: "a1",
     });
-    const m2 = await storeNew(w, "Dentist appointment moved to the ninth", {
+    const m2 = await w.storeNew("Dentist appointment moved to the ninth", {
       namespace: "home",
       memory_type: "observation",
       tags: ["health"],
       session_id: "s2",
       agent_id: "a1",
     });
-    const m3 = await storeNew(w, "Rotate the database credentials quarterly", {
+    const m3 = await w.storeNew("Rotate the database credentials quarterly", {
       namespace: "work",
       memory_type: "decision",
       tags: ["security", "deploy"],
       session_id: "s1",
       agent_id: "a2",
     });
-    const m4 = await storeNew(w, "Call grandmother on her birthday in June");
+    const m4 = await w.storeNew("Call grandmother on her birthday in June");
 
     expect(ids(await exportOf(w))).toEqual([m1, m2, m3, m4]);
     const ns = await exportOf(w, "?namespace=work");
@@ -93,14 +93,14 @@ describe("GET /v1/export (JSON)", () => {
 
   it("filters by creation time with before and after", async () => {
     const w = newWallet();
-    const m1 = await storeNew(w, "First entry: the greenhouse thermometer broke");
+    const m1 = await w.storeNew("First entry: the greenhouse thermometer broke");
     await sleep(30);
-    const m2 = await storeNew(w, "Second entry: ordered a replacement from the shop");
+    const m2 = await w.storeNew("Second entry: ordered a replacement from the shop");
     await sleep(30);
-    const m3 = await storeNew(w, "Third entry: installed it next to the tomatoes");
-    const t1 = Date.parse((await getMemory(w, m1)).created_at);
-    const t2 = Date.parse((await getMemory(w, m2)).created_at);
-    const t3 = Date.parse((await getMemory(w, m3)).created_at);
+    const m3 = await w.storeNew("Third entry: installed it next to the tomatoes");
+    const t1 = Date.parse((await w.getMemory(m1)).created_at);
+    const t2 = Date.parse((await w.getMemory(m2)).created_at);
+    const t3 = Date.parse((await w.getMemory(m3)).created_at);
     expect(t2 - t1).toBeGreaterThanOrEqual(2);
     expect(t3 - t2).toBeGreaterThanOrEqual(2);
     // Boundaries strictly between two memories (created_at is shown to the millisecond).
@@ -116,7 +116,7 @@ describe("GET /v1/export (JSON)", () => {
     expect((await exportOf(w, "?before=2000-01-01")).count).toBe(0);
 
     // Both bounds are inclusive, also when given a memory's own created_at as returned.
-    const exact2 = encodeURIComponent((await getMemory(w, m2)).created_at);
+    const exact2 = encodeURIComponent((await w.getMemory(m2)).created_at);
     expect(ids(await exportOf(w, `?before=${exact2}`))).toEqual([m1, m2]);
     expect(ids(await exportOf(w, `?after=${exact2}`))).toEqual([m2, m3]);
     expect(ids(await exportOf(w, `?after=${exact2}&before=${exact2}`))).toEqual([m2]);
@@ -124,8 +124,8 @@ describe("GET /v1/export (JSON)", () => {
 
   it("includes soft-deleted memories only with include_deleted=true", async () => {
     const w = newWallet();
-    const live = await storeNew(w, "The spare key hangs behind the garage door");
-    const gone = await storeNew(w, "The wifi password is written on the fridge");
+    const live = await w.storeNew("The spare key hangs behind the garage door");
+    const gone = await w.storeNew("The wifi password is written on the fridge");
     const before = Date.now();
     expect((await w.del(`/v1/memories/${gone}`)).status).toBe(200);
 
@@ -145,7 +145,7 @@ describe("GET /v1/export (JSON)", () => {
     expect(Math.abs(deletedAt - before)).toBeLessThan(60_000);
     // Apart from deleted_at, the live memory is exported as it is read.
     const { deleted_at: _d, ...rest } = liveRow;
-    expect(rest).toEqual(await getMemory(w, live));
+    expect(rest).toEqual(await w.getMemory(live));
 
     const csv = await exportOf(w, "?format=csv&include_deleted=true");
     const records = csvRecords(csv.memories);
@@ -162,8 +162,8 @@ describe("GET /v1/export (JSON)", () => {
 
   it("never exports expired memories", async () => {
     const w = newWallet();
-    const keep = await storeNew(w, "Library books are due back on the fifteenth");
-    await storeNew(w, "Parking permit for the festival weekend", {
+    const keep = await w.storeNew("Library books are due back on the fifteenth");
+    await w.storeNew("Parking permit for the festival weekend", {
       expires_at: new Date(Date.now() + 2000).toISOString(),
     });
     expect((await exportOf(w)).count).toBe(2);
@@ -174,7 +174,7 @@ describe("GET /v1/export (JSON)", () => {
 
   it("rejects unknown formats and malformed parameters with 422", async () => {
     const w = newWallet();
-    await storeNew(w, "Snow tyres go on in November");
+    await w.storeNew("Snow tyres go on in November");
     for (const qs of [
       "format=xml",
       "format=JSON",
@@ -191,10 +191,10 @@ describe("GET /v1/export (JSON)", () => {
   it("never exports another wallet's memories", async () => {
     const a = newWallet();
     const b = newWallet();
-    const mine = await storeNew(a, "Secret family recipe for plum dumplings", { namespace: "x" });
-    const deleted = await storeNew(a, "Old safe combination was 12-34-56", { namespace: "x" });
+    const mine = await a.storeNew("Secret family recipe for plum dumplings", { namespace: "x" });
+    const deleted = await a.storeNew("Old safe combination was 12-34-56", { namespace: "x" });
     expect((await a.del(`/v1/memories/${deleted}`)).status).toBe(200);
-    const theirs = await storeNew(b, "Bicycle chain needs oil every month", { namespace: "x" });
+    const theirs = await b.storeNew("Bicycle chain needs oil every month", { namespace: "x" });
 
     for (const qs of ["", "?include_deleted=true", "?namespace=x&include_deleted=true"]) {
       expect(ids(await exportOf(b, qs))).toEqual([theirs]);

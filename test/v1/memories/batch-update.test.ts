@@ -2,7 +2,6 @@
 import { describe, expect, it } from "vitest";
 import {
   expectError,
-  getMemory,
   type Json,
   MISSING_ID,
   newWallet,
@@ -41,8 +40,8 @@ describe("batch update", () => {
           "updated",
         ]);
 
-        const memoryA = await getMemory(w, a);
-        const memoryB = await getMemory(w, b);
+        const memoryA = await w.getMemory(a);
+        const memoryB = await w.getMemory(b);
         expect(memoryA).toMatchObject({
           importance: 0.95,
           memory_type: "preference",
@@ -118,11 +117,11 @@ describe("batch update", () => {
         expect(res.body.memories[0]).toMatchObject({ id: ok1, importance: 0.11 });
         expect(res.body.memories[1]).toMatchObject({ id: ok2, namespace: "batch-ns" });
 
-        expect((await getMemory(w, ok1)).importance).toBe(0.11);
-        expect((await getMemory(w, ok2)).namespace).toBe("batch-ns");
-        expect((await getMemory(w, locked)).importance).toBe(0.5);
-        expect((await getMemory(w, invalid)).importance).toBe(0.5);
-        expect((await getMemory(other, foreign)).importance).toBe(0.3);
+        expect((await w.getMemory(ok1)).importance).toBe(0.11);
+        expect((await w.getMemory(ok2)).namespace).toBe("batch-ns");
+        expect((await w.getMemory(locked)).importance).toBe(0.5);
+        expect((await w.getMemory(invalid)).importance).toBe(0.5);
+        expect((await other.getMemory(foreign)).importance).toBe(0.3);
         expect(await history(w, invalid)).toEqual([]);
         expect(await history(other, foreign)).toEqual([]);
       });
@@ -173,7 +172,7 @@ describe("batch update", () => {
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         expect(res.body.updated).toBe(2);
         expect(res.body.errors.map((e: Json) => [e.id, e.status])).toEqual([[id, 409]]);
-        expect(await getMemory(w, id)).toMatchObject({ importance: 0.7, immutable: true });
+        expect(await w.getMemory(id)).toMatchObject({ importance: 0.7, immutable: true });
         // Each updated memory as that item left it.
         expect(res.body.memories).toHaveLength(2);
         expect(res.body.memories[0]).toMatchObject({ id, importance: 0.7, immutable: false });
@@ -195,7 +194,7 @@ describe("batch update", () => {
         }
         const malformed = await w.raw(method, path, '{"updates": [');
         expectError(malformed, 422, "VALIDATION_ERROR");
-        expect((await getMemory(w, id)).importance).toBe(0.5);
+        expect((await w.getMemory(id)).importance).toBe(0.5);
         expect(await history(w, id)).toEqual([]);
       });
 
@@ -211,7 +210,7 @@ describe("batch update", () => {
         expect(res.body.updated).toBe(1);
         expect(res.body.errors).toHaveLength(99);
         expect(res.body.errors.every((e: Json) => e.status === 404)).toBe(true);
-        expect((await getMemory(w, id)).importance).toBe(0.8);
+        expect((await w.getMemory(id)).importance).toBe(0.8);
       });
     });
   }

@@ -7,7 +7,6 @@ import {
   type Json,
   MISSING_ID,
   newWallet,
-  storeNew,
   type Wallet,
 } from "../../helpers";
 
@@ -37,7 +36,7 @@ export function text(i: number): string {
 /** Stores `n` distinct memories (the first `n` of TEXTS). */
 export async function storeMany(w: Wallet, n: number, fields: Record<string, unknown> = {}) {
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push(await storeNew(w, text(i), fields));
+  for (let i = 0; i < n; i++) ids.push(await w.storeNew(text(i), fields));
   return ids;
 }
 

@@ -1,14 +1,6 @@
 /** GET /v1/memories/:id/graph: the walk over relations from a root memory. */
 import { describe, expect, it } from "vitest";
-import {
-  expectError,
-  type Json,
-  MISSING_ID,
-  newWallet,
-  relate,
-  request,
-  type Wallet,
-} from "../../helpers";
+import { expectError, type Json, MISSING_ID, newWallet, request, type Wallet } from "../../helpers";
 import { expectOwnLiveMemoryOnly, graph, storeMany, text } from "./fixtures";
 
 const edgeKeys = (edges: Json[]) =>
@@ -24,7 +16,7 @@ describe("GET /v1/memories/:id/graph", () => {
   /** A→B→C→D→E→F (related_to), returned as [A, B, C, D, E, F]. */
   async function chain(w: Wallet) {
     const ids = await storeMany(w, 6);
-    for (let i = 0; i < 5; i++) await relate(w, pick(ids, i), pick(ids, i + 1), "related_to");
+    for (let i = 0; i < 5; i++) await w.relate(pick(ids, i), pick(ids, i + 1), "related_to");
     return ids;
   }
 
@@ -119,10 +111,10 @@ describe("GET /v1/memories/:id/graph", () => {
   it("filters edges by relation_types", async () => {
     const w = newWallet();
     const [a = "", b = "", c = "", d = "", e = ""] = await storeMany(w, 5);
-    await relate(w, a, b, "supports");
-    await relate(w, a, c, "related_to");
-    await relate(w, b, d, "supports");
-    await relate(w, c, e, "supports");
+    await w.relate(a, b, "supports");
+    await w.relate(a, c, "related_to");
+    await w.relate(b, d, "supports");
+    await w.relate(c, e, "supports");
 
     const supports = await graph(w, a, "?relation_types=supports");
     expect(supports.nodes.map((n: Json) => n.id)).toEqual([b, d]);
@@ -152,9 +144,9 @@ describe("GET /v1/memories/:id/graph", () => {
   it("visits each memory of a cycle once", async () => {
     const w = newWallet();
     const [x = "", y = "", z = ""] = await storeMany(w, 3);
-    await relate(w, x, y, "supports");
-    await relate(w, y, z, "supports");
-    await relate(w, z, x, "supports");
+    await w.relate(x, y, "supports");
+    await w.relate(y, z, "supports");
+    await w.relate(z, x, "supports");
     const g = await graph(w, x, "?depth=5");
     expect(g.nodes.map((n: Json) => n.id).sort()).toEqual([y, z].sort());
     expect(new Set(g.nodes.map((n: Json) => n.id)).size).toBe(g.nodes.length);
@@ -196,7 +188,7 @@ describe("GET /v1/memories/:id/graph", () => {
   it("answers 404 for an unknown, deleted or another wallet's root, 422 for a bad id", async () => {
     const w = newWallet();
     const [a = "", b = ""] = await storeMany(w, 2);
-    await relate(w, a, b);
+    await w.relate(a, b);
     await expectOwnLiveMemoryOnly(w, a, "graph");
     // b is still there, with no neighbours left.
     const g = await graph(w, b);

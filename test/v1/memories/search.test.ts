@@ -1,6 +1,6 @@
 /** GET /v1/memories/search?q=...: the clients' alias of POST /v1/search. */
 import { describe, expect, it } from "vitest";
-import { expectError, ids, type Json, newWallet, sleep, sorted, storeNew } from "../../helpers";
+import { expectError, ids, type Json, newWallet, sleep, sorted } from "../../helpers";
 import { search, searchGet, seedTelescopes } from "../search/fixtures";
 
 describe("GET /v1/memories/search (client alias)", () => {
@@ -56,9 +56,9 @@ describe("GET /v1/memories/search (client alias)", () => {
 
   it("applies after (created at or after the given time)", async () => {
     const w = newWallet();
-    const early = await storeNew(w, "Kayak rental opens at nine on weekends");
+    const early = await w.storeNew("Kayak rental opens at nine on weekends");
     await sleep(50);
-    const late = await storeNew(w, "Kayak paddles are stored in the blue shed");
+    const late = await w.storeNew("Kayak paddles are stored in the blue shed");
     const createdEarly = Date.parse((await w.get(`/v1/memories/${early}`)).body.created_at);
     const createdLate = Date.parse((await w.get(`/v1/memories/${late}`)).body.created_at);
     expect(createdLate - createdEarly).toBeGreaterThanOrEqual(2);
@@ -80,7 +80,7 @@ describe("GET /v1/memories/search (client alias)", () => {
 
   it("accepts `query` as well as `q`", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "Rhubarb crumble needs plenty of sugar");
+    const id = await w.storeNew("Rhubarb crumble needs plenty of sugar");
     const body = await searchGet(w, "query=rhubarb");
     expect(ids(body)).toEqual([id]);
     expect(body.query).toBe("rhubarb");
@@ -88,7 +88,7 @@ describe("GET /v1/memories/search (client alias)", () => {
 
   it("rejects a missing, empty or too long q and bad parameters with 422", async () => {
     const w = newWallet();
-    await storeNew(w, "Hedgehogs hibernate under piles of leaves");
+    await w.storeNew("Hedgehogs hibernate under piles of leaves");
     for (const qs of [
       "",
       "q=",

@@ -3,7 +3,7 @@
  * short even when the filtered-out memories match the query far better.
  */
 import { describe, expect, it } from "vitest";
-import { getMemory, ids, newWallet, sleep, sorted, type Wallet } from "../../helpers";
+import { ids, newWallet, sleep, sorted, type Wallet } from "../../helpers";
 import { recall, storeMany } from "./fixtures";
 
 const NOISE_QUERY = "kubernetes cluster autoscaling node pool upgrade";
@@ -147,10 +147,10 @@ async function filterFixture(): Promise<FilterFixture> {
     w,
     GROUPS.late.map((content) => ({ content })),
   );
-  const earlyCreated = (await getMemory(w, groups.early[2] as string)).created_at as string;
-  const lateCreated = (await getMemory(w, groups.late[0] as string)).created_at as string;
-  const noiseCreated = (await getMemory(w, noise[0] as string)).created_at as string;
-  const middleCreated = (await getMemory(w, middleIds[0] as string)).created_at as string;
+  const earlyCreated = (await w.getMemory(groups.early[2] as string)).created_at as string;
+  const lateCreated = (await w.getMemory(groups.late[0] as string)).created_at as string;
+  const noiseCreated = (await w.getMemory(noise[0] as string)).created_at as string;
+  const middleCreated = (await w.getMemory(middleIds[0] as string)).created_at as string;
   // Preconditions of the date filters: the batches have distinct (millisecond) timestamps.
   expect(Date.parse(noiseCreated)).toBeGreaterThan(Date.parse(earlyCreated));
   expect(Date.parse(middleCreated)).toBeGreaterThan(Date.parse(noiseCreated));

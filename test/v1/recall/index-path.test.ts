@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { fmix32, LocalEmbedder } from "../../../worker/embed/local";
 import { userIdOf, withDb } from "../../db";
-import { type Json, newWallet, storeNew } from "../../helpers";
+import { type Json, newWallet } from "../../helpers";
 import { recall } from "./fixtures";
 
 describe("POST /v1/recall: above 2,000 memories, candidates come from the indexes", () => {
@@ -26,7 +26,7 @@ describe("POST /v1/recall: above 2,000 memories, candidates come from the indexe
    */
   async function largeFixture() {
     const w = newWallet();
-    const needle = await storeNew(w, "zeppelin quartz observatory ledger for the winter solstice", {
+    const needle = await w.storeNew("zeppelin quartz observatory ledger for the winter solstice", {
       tags: ["bulk"],
     });
     const embedder = new LocalEmbedder();

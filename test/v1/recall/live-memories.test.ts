@@ -3,15 +3,7 @@
  * another wallet's), and counts an access for each memory it returns.
  */
 import { describe, expect, it } from "vitest";
-import {
-  getMemory,
-  ids,
-  memoryAfterAccesses,
-  newWallet,
-  sleep,
-  sorted,
-  storeNew,
-} from "../../helpers";
+import { ids, newWallet, sleep, sorted } from "../../helpers";
 import { recall, storeMany } from "./fixtures";
 
 describe("POST /v1/recall: only the caller's live memories", () => {
@@ -19,17 +11,14 @@ describe("POST /v1/recall: only the caller's live memories", () => {
     const a = newWallet();
     const b = newWallet();
     const text = "The secret rendezvous point is the old oak tree by the river";
-    const kept = await storeNew(
-      a,
-      "Secret rendezvous fallback: the stone bridge on the river road",
-    );
-    const gone = await storeNew(a, text);
-    const theirs = await storeNew(b, text);
+    const kept = await a.storeNew("Secret rendezvous fallback: the stone bridge on the river road");
+    const gone = await a.storeNew(text);
+    const theirs = await b.storeNew(text);
     expect(sorted(ids(await recall(a, { query: text, limit: 10 })))).toEqual(sorted([kept, gone]));
     expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
     const after = await recall(a, { query: text, limit: 10 });
     expect(ids(after)).toEqual([kept]);
-    const bulkGone = await storeNew(a, "Rendezvous backup plan: meet at the train station clock");
+    const bulkGone = await a.storeNew("Rendezvous backup plan: meet at the train station clock");
     expect((await a.del("/v1/memories", { ids: [bulkGone] })).status).toBe(200);
     expect(ids(await recall(a, { query: "rendezvous train station clock", limit: 10 }))).toEqual([
       kept,
@@ -42,8 +31,8 @@ describe("POST /v1/recall: only the caller's live memories", () => {
 
   it("stops returning a memory once it expires", async () => {
     const w = newWallet();
-    const forever = await storeNew(w, "Parking permit number for the north garage is 4471");
-    const soon = await storeNew(w, "Temporary parking code for the north garage is 9902", {
+    const forever = await w.storeNew("Parking permit number for the north garage is 4471");
+    const soon = await w.storeNew("Temporary parking code for the north garage is 9902", {
       expires_at: new Date(Date.now() + 2000).toISOString(),
     });
     const before = await recall(w, { query: "north garage parking", limit: 10 });
@@ -63,22 +52,21 @@ describe("POST /v1/recall: access counting", () => {
       { content: "Tax return documents are in the blue folder" },
       { content: "The snow tires are stored in the garage loft" },
     ]);
-    const before = await getMemory(w, hit1 as string);
+    const before = await w.getMemory(hit1 as string);
     expect(before.access_count).toBe(0);
     const body = await recall(w, { query: "hummingbird feeder nest", limit: 2 });
     expect(sorted(ids(body))).toEqual(sorted([hit1 as string, hit2 as string]));
     for (const m of body.memories) expect(m.access_count).toBe(0);
 
     for (const id of [hit1, hit2] as string[]) {
-      const m = await memoryAfterAccesses(w, id, 1);
+      const m = await w.memoryAfterAccesses(id, 1);
       expect(m.access_count).toBe(1);
       expect(Date.parse(m.accessed_at)).toBeGreaterThan(Date.parse(before.accessed_at));
     }
     await sleep(300);
-    for (const id of [hit1, hit2] as string[])
-      expect((await getMemory(w, id)).access_count).toBe(1);
+    for (const id of [hit1, hit2] as string[]) expect((await w.getMemory(id)).access_count).toBe(1);
     for (const id of [miss1, miss2] as string[]) {
-      const m = await getMemory(w, id);
+      const m = await w.getMemory(id);
       expect(m.access_count).toBe(0);
       expect(m.accessed_at).toBe(m.created_at);
     }
@@ -87,17 +75,17 @@ describe("POST /v1/recall: access counting", () => {
     const again = await recall(w, { query: "hummingbird feeder nest", limit: 2 });
     for (const m of again.memories) expect(m.access_count).toBe(1);
     for (const id of [hit1, hit2] as string[]) {
-      expect((await memoryAfterAccesses(w, id, 2)).access_count).toBe(2);
+      expect((await w.memoryAfterAccesses(id, 2)).access_count).toBe(2);
     }
-    expect((await getMemory(w, miss1 as string)).access_count).toBe(0);
+    expect((await w.getMemory(miss1 as string)).access_count).toBe(0);
   });
 
   it("a recall that returns nothing changes nothing", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "Lone memory in the default namespace", { namespace: "solo" });
+    const id = await w.storeNew("Lone memory in the default namespace", { namespace: "solo" });
     const body = await recall(w, { query: "lone memory", namespace: "elsewhere" });
     expect(body.memories).toEqual([]);
     await sleep(300);
-    expect((await getMemory(w, id)).access_count).toBe(0);
+    expect((await w.getMemory(id)).access_count).toBe(0);
   });
 });

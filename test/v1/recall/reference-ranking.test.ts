@@ -11,7 +11,7 @@ import type { CandidateRow } from "../../../worker/recall/candidates";
 import { type Scored, scoreMemory, type VectorScale } from "../../../worker/recall/scoring";
 import { BGE_MODEL, bgeEndpoint, bgeWallet } from "../../bge-worker";
 import { userIdOf, withDb } from "../../db";
-import { ids, type Json, newWallet, relate, sorted, type Wallet } from "../../helpers";
+import { ids, type Json, newWallet, sorted, type Wallet } from "../../helpers";
 import { recall, recomputed, storeMany } from "./fixtures";
 
 const DAY = 86_400_000;
@@ -92,7 +92,7 @@ async function bruteForceFixture(size: number, w: Wallet): Promise<BfFixture> {
 
   const relations: Array<[string, string]> = [];
   const rel = async (a: number, b: number, type = "related_to") => {
-    await relate(w, at(a), at(b), type);
+    await w.relate(at(a), at(b), type);
     relations.push([at(a), at(b)]);
   };
   await rel(1, 2);

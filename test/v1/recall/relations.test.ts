@@ -2,15 +2,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { userIdOf, withDb } from "../../db";
-import {
-  ids,
-  type Json,
-  memoryAfterAccesses,
-  newWallet,
-  relate,
-  sorted,
-  storeNew,
-} from "../../helpers";
+import { ids, type Json, newWallet, sorted } from "../../helpers";
 import { recall, storeMany } from "./fixtures";
 
 describe("POST /v1/recall: relations, pinned and immutable memories", () => {
@@ -22,9 +14,9 @@ describe("POST /v1/recall: relations, pinned and immutable memories", () => {
       { content: "Supplier contract for rocket engines was signed" },
       { content: "Old draft of the launch timeline, now obsolete" },
     ])) as [string, string, string, string];
-    const r1 = (await relate(w, x, y, "related_to")).id;
-    const r2 = (await relate(w, z, x, "supports")).id;
-    await relate(w, x, gone, "supersedes");
+    const r1 = (await w.relate(x, y, "related_to")).id;
+    const r2 = (await w.relate(z, x, "supports")).id;
+    await w.relate(x, gone, "supersedes");
     expect((await w.del(`/v1/memories/${gone}`)).status).toBe(200);
 
     const body = await recall(w, {
@@ -63,7 +55,7 @@ describe("POST /v1/recall: relations, pinned and immutable memories", () => {
 
   it("a memory without relations gets an empty list", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "Standalone fact about glaciers");
+    const id = await w.storeNew("Standalone fact about glaciers");
     const body = await recall(w, { query: "glaciers", include_relations: true });
     expect(body.memories[0]).toMatchObject({ id, relations: [] });
   });
@@ -92,7 +84,7 @@ describe("POST /v1/recall: relations, pinned and immutable memories", () => {
     expect(byId.get(pinned).similarity).toBeGreaterThan(byId.get(unpinned).similarity);
 
     // Pinning later (PATCH) lifts the decay too.
-    await memoryAfterAccesses(w, unpinned, 1);
+    await w.memoryAfterAccesses(unpinned, 1);
     await withDb(async (db) => {
       const userId = await userIdOf(db, w);
       await db.execute(sql`
@@ -107,16 +99,16 @@ describe("POST /v1/recall: relations, pinned and immutable memories", () => {
 
   it("immutable memories are recalled normally", async () => {
     const w = newWallet();
-    const locked = await storeNew(w, "The founding charter was signed in 1998 in Lisbon", {
+    const locked = await w.storeNew("The founding charter was signed in 1998 in Lisbon", {
       immutable: true,
       importance: 0.9,
     });
-    const patched = await storeNew(w, "The charter amendment was proposed in 2004");
+    const patched = await w.storeNew("The charter amendment was proposed in 2004");
     expect((await w.patch(`/v1/memories/${patched}`, { immutable: true })).status).toBe(200);
     const body = await recall(w, { query: "founding charter signed in Lisbon", limit: 5 });
     expect(ids(body)[0]).toBe(locked);
     expect(sorted(ids(body))).toEqual(sorted([locked, patched]));
     expect(body.memories[0]).toMatchObject({ importance: 0.9, access_count: 0 });
-    expect((await memoryAfterAccesses(w, locked, 1)).access_count).toBe(1);
+    expect((await w.memoryAfterAccesses(locked, 1)).access_count).toBe(1);
   });
 });

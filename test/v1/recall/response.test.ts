@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
-import { getMemory, type Json, memoryAfterAccesses, newWallet, storeNew } from "../../helpers";
+import { type Json, newWallet } from "../../helpers";
 import { recall, recomputed, storeMany } from "./fixtures";
 
 const SIGNAL_KEYS = [
@@ -27,7 +27,7 @@ function expectSortedBySimilarity(memories: Json[]) {
 describe("POST /v1/recall: response", () => {
   it("returns the documented shape, with query_tokens and the eight signals", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "The lighthouse keeper logs the weather every night at nine", {
+    const id = await w.storeNew("The lighthouse keeper logs the weather every night at nine", {
       metadata: { source: "logbook", tags: ["coast", "weather"] },
       importance: 0.7,
       namespace: "shape",
@@ -36,7 +36,7 @@ describe("POST /v1/recall: response", () => {
       agent_id: "agent-1",
       pinned: true,
     });
-    const stored = await getMemory(w, id);
+    const stored = await w.getMemory(id);
     const query = "when does the lighthouse keeper log the weather";
     const body = await recall(w, { query });
     expect(Object.keys(body).sort()).toEqual(["memories", "query_tokens"]);
@@ -72,7 +72,7 @@ describe("POST /v1/recall: response", () => {
 
   it("null session_id / agent_id and empty metadata for a plain memory", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "Plain memory about penguins");
+    const id = await w.storeNew("Plain memory about penguins");
     const body = await recall(w, { query: "penguins" });
     expect(body.memories[0]).toMatchObject({
       id,
@@ -118,7 +118,7 @@ describe("POST /v1/recall: response", () => {
     // Give some memories access counts (and reset their decay timers) through a recall.
     const first = await recall(w, { query: "barn", limit: 2 });
     expect(first.memories).toHaveLength(2);
-    for (const m of first.memories) await memoryAfterAccesses(w, m.id, 1);
+    for (const m of first.memories) await w.memoryAfterAccesses(m.id, 1);
     const body = await recall(w, { query: "solar power on the barn roof in summer", limit: 100 });
     expect(body.memories).toHaveLength(6);
     expectSortedBySimilarity(body.memories);

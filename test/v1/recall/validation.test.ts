@@ -1,7 +1,7 @@
 /** POST /v1/recall: limits and validation of the request, and queries that look like syntax. */
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
-import { expectError, ids, type Json, newWallet, request, sorted, storeNew } from "../../helpers";
+import { expectError, ids, type Json, newWallet, request, sorted } from "../../helpers";
 import { recall, storeMany } from "./fixtures";
 
 describe("POST /v1/recall: limits and validation", () => {
@@ -41,7 +41,7 @@ describe("POST /v1/recall: limits and validation", () => {
 
   it("accepts a query of exactly 32,768 characters and rejects 32,769", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "Zebra crossings near the school are repainted each spring");
+    const id = await w.storeNew("Zebra crossings near the school are repainted each spring");
     const unit = "zebra crossing school paint ";
     const exact = unit.repeat(Math.ceil(32_768 / unit.length)).slice(0, 32_768);
     expect(exact).toHaveLength(32_768);
@@ -85,7 +85,7 @@ describe("POST /v1/recall: limits and validation", () => {
 
   it("queries full of punctuation, operators and quotes are plain text, not syntax", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "Notes from O'Reilly's book about regular expressions");
+    const id = await w.storeNew("Notes from O'Reilly's book about regular expressions");
     const odd = [
       "O'Reilly's book",
       "'",

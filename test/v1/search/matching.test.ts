@@ -3,19 +3,19 @@
  * in which order, and how many.
  */
 import { describe, expect, it } from "vitest";
-import { ids, newWallet, sleep, storeNew } from "../../helpers";
+import { ids, newWallet, sleep } from "../../helpers";
 import { search } from "./fixtures";
 
 describe("POST /v1/search", () => {
   it("finds memories by keyword and returns the documented fields", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "Remember to water the orchids every Tuesday", {
+    const id = await w.storeNew("Remember to water the orchids every Tuesday", {
       importance: 0.7,
       memory_type: "preference",
       namespace: "plants",
       tags: ["home", "weekly"],
     });
-    await storeNew(w, "The quarterly budget review is scheduled for March", {
+    await w.storeNew("The quarterly budget review is scheduled for March", {
       namespace: "plants",
     });
     const body = await search(w, { query: "orchids" });
@@ -47,9 +47,9 @@ describe("POST /v1/search", () => {
 
   it("matches word forms through stemming", async () => {
     const w = newWallet();
-    const runs = await storeNew(w, "She runs five kilometres along the river every morning");
-    const meeting = await storeNew(w, "Weekly meetings with the design department happen online");
-    await storeNew(w, "The cat sleeps on the sofa all afternoon");
+    const runs = await w.storeNew("She runs five kilometres along the river every morning");
+    const meeting = await w.storeNew("Weekly meetings with the design department happen online");
+    await w.storeNew("The cat sleeps on the sofa all afternoon");
 
     const running = await search(w, { query: "running" });
     expect(ids(running)).toEqual([runs]);
@@ -62,16 +62,16 @@ describe("POST /v1/search", () => {
 
   it("returns an empty result when nothing matches", async () => {
     const w = newWallet();
-    await storeNew(w, "Apples and pears grow in the northern orchard");
+    await w.storeNew("Apples and pears grow in the northern orchard");
     const body = await search(w, { query: "submarine" });
     expect(body).toEqual({ memories: [], total: 0, query: "submarine" });
   });
 
   it("requires every word of the query (AND semantics)", async () => {
     const w = newWallet();
-    const both = await storeNew(w, "The solar panel on the barn roof was replaced");
-    await storeNew(w, "Solar eclipses are visible only from a narrow path");
-    await storeNew(w, "A panel discussion about urban housing policy");
+    const both = await w.storeNew("The solar panel on the barn roof was replaced");
+    await w.storeNew("Solar eclipses are visible only from a narrow path");
+    await w.storeNew("A panel discussion about urban housing policy");
     const body = await search(w, { query: "solar panel" });
     expect(ids(body)).toEqual([both]);
     expect(body.total).toBe(1);
@@ -80,14 +80,13 @@ describe("POST /v1/search", () => {
   it("ranks the memory that mentions the term more often first", async () => {
     const w = newWallet();
     // Stored first, so recency alone would rank it last.
-    const many = await storeNew(
-      w,
+    const many = await w.storeNew(
       "Garden plan: raised garden beds, a garden shed, garden paths and a herb garden",
     );
     await sleep(20);
-    const once = await storeNew(w, "The neighbours borrowed our ladder for the garden fence");
+    const once = await w.storeNew("The neighbours borrowed our ladder for the garden fence");
     await sleep(20);
-    const unrelated = await storeNew(w, "Invoices are due at the end of each month");
+    const unrelated = await w.storeNew("Invoices are due at the end of each month");
     const body = await search(w, { query: "garden" });
     expect(ids(body)).toEqual([many, once]);
     expect(ids(body)).not.toContain(unrelated);
@@ -96,10 +95,9 @@ describe("POST /v1/search", () => {
 
   it("ranks the memory where the terms stand closer together first", async () => {
     const w = newWallet();
-    const close = await storeNew(w, "Coffee grinder settings: burr coarse for the french press");
+    const close = await w.storeNew("Coffee grinder settings: burr coarse for the french press");
     await sleep(20);
-    const far = await storeNew(
-      w,
+    const far = await w.storeNew(
       "The coffee shop downtown changed owners last spring and now the old burr machine " +
         "sits in the storage room behind the counter",
     );
@@ -115,8 +113,8 @@ describe("POST /v1/search", () => {
       "Brown pelicans were once endangered in America",
       "The zoo's pelican enclosure reopened this week",
     ];
-    for (const t of texts) await storeNew(w, t);
-    await storeNew(w, "Flamingos stand on one leg to save energy");
+    for (const t of texts) await w.storeNew(t);
+    await w.storeNew("Flamingos stand on one leg to save energy");
 
     const one = await search(w, { query: "pelican", limit: 1 });
     expect(one.memories).toHaveLength(1);

@@ -1,6 +1,6 @@
 /** POST /v1/search: filters, validation, odd queries, and the memories it never finds. */
 import { describe, expect, it } from "vitest";
-import { expectError, ids, newWallet, request, sleep, sorted, storeNew } from "../../helpers";
+import { expectError, ids, newWallet, request, sleep, sorted } from "../../helpers";
 import { search, searchGet, seedTelescopes } from "./fixtures";
 
 describe("POST /v1/search", () => {
@@ -35,7 +35,7 @@ describe("POST /v1/search", () => {
 
   it("rejects a missing, empty, blank or too long query with 422", async () => {
     const w = newWallet();
-    await storeNew(w, "Parsnips taste sweeter after the first frost");
+    await w.storeNew("Parsnips taste sweeter after the first frost");
     const bad: unknown[] = [
       {},
       { query: "" },
@@ -56,7 +56,7 @@ describe("POST /v1/search", () => {
 
   it("rejects a limit outside 1..100 and invalid filters with 422", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "Walnut trees drop their leaves early in autumn");
+    const id = await w.storeNew("Walnut trees drop their leaves early in autumn");
     const bad: unknown[] = [
       { query: "walnut", limit: 0 },
       { query: "walnut", limit: 101 },
@@ -75,7 +75,7 @@ describe("POST /v1/search", () => {
 
   it("copes with punctuation and operators in the query", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "Quokkas live on Rottnest Island near Perth");
+    const id = await w.storeNew("Quokkas live on Rottnest Island near Perth");
     for (const query of [
       'quokkas "unterminated',
       "quokkas & | ! :* ( ) <->",
@@ -99,9 +99,9 @@ describe("POST /v1/search", () => {
 
   it("never finds deleted or expired memories", async () => {
     const w = newWallet();
-    const kept = await storeNew(w, "The kumquat tree on the balcony has ripe fruit");
-    const deleted = await storeNew(w, "Kumquat marmalade recipe from grandmother's notebook");
-    const expiring = await storeNew(w, "Buy kumquats at the Saturday farmers market", {
+    const kept = await w.storeNew("The kumquat tree on the balcony has ripe fruit");
+    const deleted = await w.storeNew("Kumquat marmalade recipe from grandmother's notebook");
+    const expiring = await w.storeNew("Buy kumquats at the Saturday farmers market", {
       expires_at: new Date(Date.now() + 2000).toISOString(),
     });
     expect(sorted(ids(await search(w, { query: "kumquat" })))).toEqual(
@@ -118,8 +118,8 @@ describe("POST /v1/search", () => {
   it("never returns another wallet's memories", async () => {
     const a = newWallet();
     const b = newWallet();
-    const mine = await storeNew(a, "Zeppelin flights over the lake resume in May");
-    const theirs = await storeNew(b, "A zeppelin museum opened in Friedrichshafen");
+    const mine = await a.storeNew("Zeppelin flights over the lake resume in May");
+    const theirs = await b.storeNew("A zeppelin museum opened in Friedrichshafen");
     const fromA = await search(a, { query: "zeppelin" });
     expect(ids(fromA)).toEqual([mine]);
     expect(fromA.total).toBe(1);

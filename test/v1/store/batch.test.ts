@@ -1,6 +1,6 @@
 /** POST /v1/store/batch: up to 100 memories at once, all or nothing, deduplicated. */
 import { describe, expect, it } from "vitest";
-import { expectError, issuePaths, memoryCount, newWallet, uniqueText } from "../../helpers";
+import { expectError, issuePaths, newWallet, uniqueText } from "../../helpers";
 import { tagList } from "./fixtures";
 
 describe("POST /v1/store/batch", () => {
@@ -50,7 +50,7 @@ describe("POST /v1/store/batch", () => {
       namespace: "default",
       importance: 0.5,
     });
-    expect(await memoryCount(w)).toBe(3);
+    expect(await w.memoryCount()).toBe(3);
     // Client extras: the stored memories in item order, as GET shows them; nothing failed.
     expect(res.body.memories).toEqual([m0?.body, m1?.body, m2?.body]);
     expect(res.body.failed).toEqual([]);
@@ -86,7 +86,7 @@ describe("POST /v1/store/batch", () => {
     expect(hundred.body.count).toBe(100);
     expect(hundred.body.deduplicated_count).toBe(0);
     expect(new Set(hundred.body.ids).size).toBe(100);
-    expect(await memoryCount(w)).toBe(101);
+    expect(await w.memoryCount()).toBe(101);
   });
 
   it("rejects 0 items, 101 items, a missing array and a non-array with 422", async () => {
@@ -102,7 +102,7 @@ describe("POST /v1/store/batch", () => {
       expectError(res, 422, "VALIDATION_ERROR");
       expect(issuePaths(res)).toEqual(["memories"]);
     }
-    expect(await memoryCount(w)).toBe(0);
+    expect(await w.memoryCount()).toBe(0);
   });
 
   it("merges duplicates inside one batch", async () => {
@@ -122,7 +122,7 @@ describe("POST /v1/store/batch", () => {
     const [first, second, third] = res.body.ids as string[];
     expect(third).toBe(first);
     expect(second).not.toBe(first);
-    expect(await memoryCount(w)).toBe(2);
+    expect(await w.memoryCount()).toBe(2);
     const merged = await w.get(`/v1/memories/${first}`);
     expect(merged.body).toMatchObject({
       content: `${text}!`,
@@ -144,7 +144,7 @@ describe("POST /v1/store/batch", () => {
     });
     expect(res.body.deduplicated_count).toBe(1);
     expect(res.body.ids[1]).toBe(existing);
-    expect(await memoryCount(w)).toBe(2);
+    expect(await w.memoryCount()).toBe(2);
   });
 
   it("stores nothing when one item is invalid", async () => {
@@ -167,7 +167,7 @@ describe("POST /v1/store/batch", () => {
       expectError(res, 422, "VALIDATION_ERROR");
       expect(issuePaths(res)).toEqual([path]);
     }
-    expect(await memoryCount(w)).toBe(1);
+    expect(await w.memoryCount()).toBe(1);
     const list = await w.get("/v1/memories");
     expect(list.body.total).toBe(1);
     const contents = (list.body.memories as Array<{ content: string }>).map((m) => m.content);

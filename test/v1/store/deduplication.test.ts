@@ -3,7 +3,7 @@
  * memory, by the documented merge rules; immutable and deleted memories are never changed.
  */
 import { describe, expect, it } from "vitest";
-import { memoryCount, newWallet } from "../../helpers";
+import { newWallet } from "../../helpers";
 import { inHours, tagList } from "./fixtures";
 
 describe("deduplication on store", () => {
@@ -17,7 +17,7 @@ describe("deduplication on store", () => {
     expect(second.status).toBe(201);
     expect(first.body.deduplicated).toBe(false);
     expect(second.body).toMatchObject({ id: first.body.id, stored: true, deduplicated: true });
-    expect(await memoryCount(w)).toBe(1);
+    expect(await w.memoryCount()).toBe(1);
   });
 
   it("answers a merge with the memory it merged into, as merged", async () => {
@@ -77,7 +77,7 @@ describe("deduplication on store", () => {
       pinned: true,
       immutable: false,
     });
-    expect(await memoryCount(w)).toBe(1);
+    expect(await w.memoryCount()).toBe(1);
   });
 
   it("keeps the existing content, importance and pin when the new one is shorter, lower and unpinned", async () => {
@@ -128,7 +128,7 @@ describe("deduplication on store", () => {
     const d = await w.store(TEXT, { namespace: "d", expires_at: soon });
     await w.post("/v1/store", { content: TEXT, namespace: "d", expires_at: later });
     expect(Date.parse((await w.get(`/v1/memories/${d}`)).body.expires_at)).toBe(Date.parse(later));
-    expect(await memoryCount(w)).toBe(4);
+    expect(await w.memoryCount()).toBe(4);
   });
 
   it("writes no history entry", async () => {
@@ -171,7 +171,7 @@ describe("deduplication on store", () => {
       immutable: true,
       expires_at: null,
     });
-    expect(await memoryCount(w)).toBe(1);
+    expect(await w.memoryCount()).toBe(1);
   });
 
   it("stores the same content in another namespace as a new memory", async () => {
@@ -182,7 +182,7 @@ describe("deduplication on store", () => {
     expect(res.body.id).not.toBe(a);
     const defaultNs = await w.post("/v1/store", { content: TEXT });
     expect(defaultNs.body.deduplicated).toBe(false);
-    expect(await memoryCount(w)).toBe(3);
+    expect(await w.memoryCount()).toBe(3);
   });
 
   it("never merges across wallets", async () => {
@@ -195,8 +195,8 @@ describe("deduplication on store", () => {
     expect(res.body.id).not.toBe(aId);
     const aMemory = await a.get(`/v1/memories/${aId}`);
     expect(aMemory.body).toMatchObject({ importance: 0.2, tags: ["a"] });
-    expect(await memoryCount(a)).toBe(1);
-    expect(await memoryCount(b)).toBe(1);
+    expect(await a.memoryCount()).toBe(1);
+    expect(await b.memoryCount()).toBe(1);
   });
 
   it("does not deduplicate different content", async () => {
@@ -207,7 +207,7 @@ describe("deduplication on store", () => {
     });
     expect(b.body.deduplicated).toBe(false);
     expect(b.body.id).not.toBe(a.body.id);
-    expect(await memoryCount(w)).toBe(2);
+    expect(await w.memoryCount()).toBe(2);
   });
 
   it("does not merge into a deleted memory", async () => {
@@ -217,6 +217,6 @@ describe("deduplication on store", () => {
     const res = await w.post("/v1/store", { content: TEXT });
     expect(res.body.deduplicated).toBe(false);
     expect(res.body.id).not.toBe(id);
-    expect(await memoryCount(w)).toBe(1);
+    expect(await w.memoryCount()).toBe(1);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MEMORY_DEFAULTS } from "../../fixtures";
-import { expectError, memoryCount, newWallet, UUID, uniqueText } from "../../helpers";
+import { expectError, newWallet, UUID, uniqueText } from "../../helpers";
 import { inHours } from "./fixtures";
 
 describe("POST /v1/store", () => {
@@ -24,7 +24,7 @@ describe("POST /v1/store", () => {
     expect(res.body.deduplicated).toBe(false);
     expect(Number.isInteger(res.body.tokens_used)).toBe(true);
     expect(res.body.tokens_used).toBeGreaterThan(0);
-    expect(await memoryCount(w)).toBe(1);
+    expect(await w.memoryCount()).toBe(1);
   });
 
   it("also answers with the stored memory as `memory`, as GET /v1/memories/:id shows it", async () => {
@@ -144,7 +144,7 @@ describe("POST /v1/store", () => {
     const b = newWallet();
     const id = await a.store("Only wallet A may read this");
     expectError(await b.get(`/v1/memories/${id}`), 404, "NOT_FOUND");
-    expect(await memoryCount(b)).toBe(0);
+    expect(await b.memoryCount()).toBe(0);
     const list = await b.get("/v1/memories");
     expect(list.body.total).toBe(0);
     expect(list.body.memories).toEqual([]);

@@ -1,6 +1,6 @@
 /** POST /v1/store: every limit of the spec's Limits table, just over (422) and at it (201). */
 import { describe, expect, it } from "vitest";
-import { expectError, issuePaths, memoryCount, newWallet, uniqueText } from "../../helpers";
+import { expectError, issuePaths, newWallet, uniqueText } from "../../helpers";
 import { keys, metadataOfBytes, tagList } from "./fixtures";
 
 describe("POST /v1/store limits", () => {
@@ -57,7 +57,7 @@ describe("POST /v1/store limits", () => {
     const res = await w.post("/v1/store", body);
     expectError(res, 422, "VALIDATION_ERROR");
     expect(issuePaths(res)).toContain(path);
-    expect(await memoryCount(w)).toBe(0);
+    expect(await w.memoryCount()).toBe(0);
   });
 
   it("accepts content of exactly 8,192 characters and keeps it whole", async () => {
@@ -103,7 +103,7 @@ describe("POST /v1/store limits", () => {
       metadata: { tags: ["shared", ...tagList(4, "b")] },
     });
     expect((await w.get(`/v1/memories/${f}`)).body.tags).toHaveLength(10);
-    expect(await memoryCount(w)).toBe(6);
+    expect(await w.memoryCount()).toBe(6);
   });
 
   it("accepts importance 0 and 1, and 255-character namespace, session_id and agent_id", async () => {

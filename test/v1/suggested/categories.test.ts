@@ -3,20 +3,13 @@
  * checked in that order), each with a review_score and every documented field.
  */
 import { describe, expect, it } from "vitest";
-import {
-  getMemory,
-  type Json,
-  memoryAfterAccesses,
-  newWallet,
-  sorted,
-  storeNew,
-} from "../../helpers";
+import { type Json, newWallet, sorted } from "../../helpers";
 import { backdate, byId, suggested } from "./fixtures";
 
 describe("GET /v1/suggested: shape and fresh", () => {
   it("a memory stored now and never accessed is fresh, with every documented field", async () => {
     const w = newWallet();
-    const id = await storeNew(w, "Fresh idea: a rooftop garden for the office", {
+    const id = await w.storeNew("Fresh idea: a rooftop garden for the office", {
       importance: 0.6,
       memory_type: "project",
       namespace: "ideas",
@@ -24,7 +17,7 @@ describe("GET /v1/suggested: shape and fresh", () => {
       agent_id: "a-1",
       metadata: { source: "brainstorm", tags: ["garden"] },
     });
-    const stored = await getMemory(w, id);
+    const stored = await w.getMemory(id);
     const body = await suggested(w);
     expect(body.categories).toEqual({ stale: 0, fresh: 1, hot: 0, decaying: 0 });
     expect(body.total).toBe(1);
@@ -54,10 +47,10 @@ describe("GET /v1/suggested: shape and fresh", () => {
 
   it("relation_count counts relations whose other end is live", async () => {
     const w = newWallet();
-    const a = await storeNew(w, "Hub memory about the river cleanup");
-    const b = await storeNew(w, "Volunteers for the river cleanup signed up");
-    const c = await storeNew(w, "Trash bags were ordered for the cleanup day");
-    const d = await storeNew(w, "Draft flyer for the cleanup, to be discarded");
+    const a = await w.storeNew("Hub memory about the river cleanup");
+    const b = await w.storeNew("Volunteers for the river cleanup signed up");
+    const c = await w.storeNew("Trash bags were ordered for the cleanup day");
+    const d = await w.storeNew("Draft flyer for the cleanup, to be discarded");
     for (const [s, t] of [
       [a, b],
       [c, a],
@@ -94,13 +87,13 @@ describe("GET /v1/suggested: shape and fresh", () => {
 describe("GET /v1/suggested: hot", () => {
   it("a memory recalled 5 times is hot; once recalled it is no longer fresh", async () => {
     const w = newWallet();
-    const hot = await storeNew(w, "Espresso machine descaling procedure", { importance: 0.4 });
-    const once = await storeNew(w, "Tram timetable for the harbour line", { importance: 0.7 });
-    const fresh = await storeNew(w, "Birthday card for Oma is in the drawer", { importance: 0.3 });
+    const hot = await w.storeNew("Espresso machine descaling procedure", { importance: 0.4 });
+    const once = await w.storeNew("Tram timetable for the harbour line", { importance: 0.7 });
+    const fresh = await w.storeNew("Birthday card for Oma is in the drawer", { importance: 0.3 });
     for (let i = 0; i < 4; i++) {
       const res = await w.post("/v1/recall", { query: "espresso machine descaling", limit: 1 });
       expect(res.body.memories[0].id).toBe(hot);
-      expect((await memoryAfterAccesses(w, hot, i + 1)).access_count).toBe(i + 1);
+      expect((await w.memoryAfterAccesses(hot, i + 1)).access_count).toBe(i + 1);
     }
     const four = await suggested(w);
     expect(byId(four).has(hot)).toBe(false);
@@ -108,10 +101,10 @@ describe("GET /v1/suggested: hot", () => {
 
     const fifth = await w.post("/v1/recall", { query: "espresso machine descaling", limit: 1 });
     expect(fifth.body.memories[0].id).toBe(hot);
-    expect((await memoryAfterAccesses(w, hot, 5)).access_count).toBe(5);
+    expect((await w.memoryAfterAccesses(hot, 5)).access_count).toBe(5);
     const recalled = await w.post("/v1/recall", { query: "tram timetable harbour", limit: 1 });
     expect(recalled.body.memories[0].id).toBe(once);
-    expect((await memoryAfterAccesses(w, once, 1)).access_count).toBe(1);
+    expect((await w.memoryAfterAccesses(once, 1)).access_count).toBe(1);
 
     const body = await suggested(w);
     expect(body.categories).toEqual({ stale: 0, fresh: 1, hot: 1, decaying: 0 });
@@ -133,36 +126,36 @@ describe("GET /v1/suggested: stale and decaying (backdated)", () => {
   it("classifies by the documented rules, in order, with the documented review scores", async () => {
     const w = newWallet();
     const m = {
-      stale: await storeNew(w, "Stale: the disaster recovery runbook", { importance: 0.8 }),
-      decaying: await storeNew(w, "Decaying: the printer jams on thick paper", {
+      stale: await w.storeNew("Stale: the disaster recovery runbook", { importance: 0.8 }),
+      decaying: await w.storeNew("Decaying: the printer jams on thick paper", {
         memory_type: "observation",
         importance: 0.5,
       }),
-      pinnedObservation: await storeNew(w, "Pinned observation: the lift is slow on Mondays", {
+      pinnedObservation: await w.storeNew("Pinned observation: the lift is slow on Mondays", {
         memory_type: "observation",
         pinned: true,
       }),
-      relatedObservation: await storeNew(w, "Related observation: the canteen closes early", {
+      relatedObservation: await w.storeNew("Related observation: the canteen closes early", {
         memory_type: "observation",
       }),
-      tooDecayed: await storeNew(w, "Long gone observation: a fox in the car park", {
+      tooDecayed: await w.storeNew("Long gone observation: a fox in the car park", {
         memory_type: "observation",
       }),
-      oldUnimportant: await storeNew(w, "Old general note: the blinds are beige", {
+      oldUnimportant: await w.storeNew("Old general note: the blinds are beige", {
         importance: 0.5,
       }),
-      oldNeverAccessed: await storeNew(w, "Eight days old note: the plants were repotted"),
-      staleAndHot: await storeNew(w, "Stale beats hot: the budget spreadsheet link", {
+      oldNeverAccessed: await w.storeNew("Eight days old note: the plants were repotted"),
+      staleAndHot: await w.storeNew("Stale beats hot: the budget spreadsheet link", {
         importance: 0.9,
       }),
-      decayingAndHot: await storeNew(w, "Decaying beats hot: the kettle switch is loose", {
+      decayingAndHot: await w.storeNew("Decaying beats hot: the kettle switch is loose", {
         memory_type: "observation",
         importance: 0.6,
       }),
-      veryHot: await storeNew(w, "Very hot: the wifi password for guests", { importance: 0.2 }),
-      fresh: await storeNew(w, "Fresh: the new intern starts today", { importance: 0.7 }),
-      partner1: await storeNew(w, "Partner one: canteen menu for the week"),
-      partner2: await storeNew(w, "Partner two: canteen opening hours sign"),
+      veryHot: await w.storeNew("Very hot: the wifi password for guests", { importance: 0.2 }),
+      fresh: await w.storeNew("Fresh: the new intern starts today", { importance: 0.7 }),
+      partner1: await w.storeNew("Partner one: canteen menu for the week"),
+      partner2: await w.storeNew("Partner two: canteen opening hours sign"),
     };
     for (const partner of [m.partner1, m.partner2]) {
       const res = await w.post(`/v1/memories/${m.relatedObservation}/relations`, {

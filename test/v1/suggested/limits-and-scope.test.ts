@@ -1,6 +1,6 @@
 /** GET /v1/suggested: limit and category, validation, scope filters and wallet isolation. */
 import { describe, expect, it } from "vitest";
-import { expectError, type Json, newWallet, request, storeNew } from "../../helpers";
+import { expectError, type Json, newWallet, request } from "../../helpers";
 import { suggested } from "./fixtures";
 
 describe("GET /v1/suggested: limit and validation", () => {
@@ -65,10 +65,10 @@ describe("GET /v1/suggested: limit and validation", () => {
 describe("GET /v1/suggested: scope and isolation", () => {
   it("filters by namespace, session_id and agent_id (counts included)", async () => {
     const w = newWallet();
-    const work = await storeNew(w, "Work: the sprint retro is on Thursday", { namespace: "work" });
-    const session = await storeNew(w, "Session: user wants a refund", { session_id: "sess-9" });
-    const agent = await storeNew(w, "Agent: scraped the competitor prices", { agent_id: "bot-3" });
-    await storeNew(w, "Unscoped: the fridge is cleaned on Fridays");
+    const work = await w.storeNew("Work: the sprint retro is on Thursday", { namespace: "work" });
+    const session = await w.storeNew("Session: user wants a refund", { session_id: "sess-9" });
+    const agent = await w.storeNew("Agent: scraped the competitor prices", { agent_id: "bot-3" });
+    await w.storeNew("Unscoped: the fridge is cleaned on Fridays");
     const cases: Array<[string, string]> = [
       ["namespace=work", work],
       ["session_id=sess-9", session],
@@ -93,9 +93,9 @@ describe("GET /v1/suggested: scope and isolation", () => {
   it("never shows another wallet's or deleted memories", async () => {
     const a = newWallet();
     const b = newWallet();
-    const mine = await storeNew(a, "Wallet A: the safe deposit box number");
-    const gone = await storeNew(a, "Wallet A: a note that gets deleted");
-    const theirs = await storeNew(b, "Wallet B: the gym locker code");
+    const mine = await a.storeNew("Wallet A: the safe deposit box number");
+    const gone = await a.storeNew("Wallet A: a note that gets deleted");
+    const theirs = await b.storeNew("Wallet B: the gym locker code");
     expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
     const forA = await suggested(a);
     expect(forA.suggested.map((s: Json) => s.id)).toEqual([mine]);

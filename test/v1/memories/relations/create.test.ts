@@ -6,10 +6,7 @@ import {
   type Json,
   MISSING_ID,
   newWallet,
-  relate,
-  relationsOf,
   request,
-  storeNew,
   UUID,
 } from "../../../helpers";
 import { graph, storeMany, text } from "../fixtures";
@@ -47,7 +44,7 @@ describe("POST /v1/memories/:id/relations", () => {
   it("defaults metadata to an empty object", async () => {
     const w = newWallet();
     const [a = "", b = ""] = await storeMany(w, 2);
-    const rel = await relate(w, a, b);
+    const rel = await w.relate(a, b);
     expect(rel.metadata).toEqual({});
   });
 
@@ -56,12 +53,12 @@ describe("POST /v1/memories/:id/relations", () => {
     const [a = "", b = ""] = await storeMany(w, 2);
     const ids = new Set<string>();
     for (const type of RELATION_TYPES) {
-      const rel = await relate(w, a, b, type);
+      const rel = await w.relate(a, b, type);
       expect(rel.relation_type).toBe(type);
       ids.add(rel.id);
     }
     expect(ids.size).toBe(5);
-    const listed = await relationsOf(w, a);
+    const listed = await w.relationsOf(a);
     expect(listed.map((r: Json) => r.relation_type).sort()).toEqual([...RELATION_TYPES].sort());
   });
 
@@ -73,7 +70,7 @@ describe("POST /v1/memories/:id/relations", () => {
       relation_type: "loves",
     });
     expectError(res, 422, "VALIDATION_ERROR");
-    expect(await relationsOf(w, a)).toEqual([]);
+    expect(await w.relationsOf(a)).toEqual([]);
   });
 
   it("rejects a missing relation type, missing or non-UUID target, bad metadata with 422", async () => {
@@ -94,7 +91,7 @@ describe("POST /v1/memories/:id/relations", () => {
     }
     const noBody = await w.post(`/v1/memories/${a}/relations`);
     expectError(noBody, 422, "VALIDATION_ERROR");
-    expect(await relationsOf(w, a)).toEqual([]);
+    expect(await w.relationsOf(a)).toEqual([]);
   });
 
   it("rejects a non-UUID source id in the path with 422", async () => {
@@ -115,13 +112,13 @@ describe("POST /v1/memories/:id/relations", () => {
       relation_type: "related_to",
     });
     expectError(res, 422, "VALIDATION_ERROR");
-    expect(await relationsOf(w, a)).toEqual([]);
+    expect(await w.relationsOf(a)).toEqual([]);
   });
 
   it("rejects a duplicate (same source, target and type) with 409, not the reverse", async () => {
     const w = newWallet();
     const [a = "", b = ""] = await storeMany(w, 2);
-    const first = await relate(w, a, b, "contradicts");
+    const first = await w.relate(a, b, "contradicts");
     const again = await w.post(`/v1/memories/${a}/relations`, {
       target_id: b,
       relation_type: "contradicts",
@@ -129,9 +126,9 @@ describe("POST /v1/memories/:id/relations", () => {
     });
     expectError(again, 409, "CONFLICT");
     // Relations are directed: b → a is another relation.
-    const reverse = await relate(w, b, a, "contradicts");
+    const reverse = await w.relate(b, a, "contradicts");
     expect(reverse.id).not.toBe(first.id);
-    const listed = await relationsOf(w, a);
+    const listed = await w.relationsOf(a);
     expect(listed.map((r: Json) => r.id).sort()).toEqual([first.id, reverse.id].sort());
   });
 
@@ -139,7 +136,7 @@ describe("POST /v1/memories/:id/relations", () => {
     const w = newWallet();
     const other = newWallet();
     const [a = "", b = "", c = ""] = await storeMany(w, 3);
-    const foreign = await storeNew(other, text(5));
+    const foreign = await other.storeNew(text(5));
     const post = (source: string, target: string) =>
       w.post(`/v1/memories/${source}/relations`, { target_id: target, relation_type: "supports" });
 
@@ -160,26 +157,26 @@ describe("POST /v1/memories/:id/relations", () => {
     expectError(await post(a, b), 404, "NOT_FOUND"); // deleted target
     expectError(await post(b, c), 404, "NOT_FOUND"); // deleted source
 
-    expect(await relationsOf(w, a)).toEqual([]);
-    expect(await relationsOf(w, c)).toEqual([]);
-    expect(await relationsOf(other, foreign)).toEqual([]);
+    expect(await w.relationsOf(a)).toEqual([]);
+    expect(await w.relationsOf(c)).toEqual([]);
+    expect(await other.relationsOf(foreign)).toEqual([]);
   });
 
   it("accepts upper-case UUIDs in the path and body as the same memories", async () => {
     const w = newWallet();
     const [a = "", b = "", c = ""] = await storeMany(w, 3);
     const A = a.toUpperCase();
-    const rel = await relate(w, A, b.toUpperCase(), "supports");
+    const rel = await w.relate(A, b.toUpperCase(), "supports");
     expect(rel.source_id).toBe(a);
     expect(rel.target_id).toBe(b);
-    await relate(w, c, A, "related_to");
+    await w.relate(c, A, "related_to");
     // Self-relation is caught whatever the case.
     expectError(
       await w.post(`/v1/memories/${a}/relations`, { target_id: A, relation_type: "supports" }),
       422,
       "VALIDATION_ERROR",
     );
-    const listed = await relationsOf(w, A);
+    const listed = await w.relationsOf(A);
     expect(listed.map((r: Json) => [r.memory.id, r.direction]).sort()).toEqual(
       [
         [b, "outgoing"],

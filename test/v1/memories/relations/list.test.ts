@@ -3,31 +3,23 @@
  * direction filter, and relations whose other end was deleted.
  */
 import { describe, expect, it } from "vitest";
-import {
-  expectError,
-  ISO,
-  type Json,
-  newWallet,
-  relate,
-  relationsOf,
-  storeNew,
-} from "../../../helpers";
+import { expectError, ISO, type Json, newWallet } from "../../../helpers";
 import { expectOwnLiveMemoryOnly, graph, storeMany, text } from "../fixtures";
 
 describe("GET /v1/memories/:id/relations", () => {
   it("lists outgoing and incoming relations with the other end's summary", async () => {
     const w = newWallet();
-    const a = await storeNew(w, text(0), { importance: 0.9, memory_type: "decision" });
-    const b = await storeNew(w, text(1), {
+    const a = await w.storeNew(text(0), { importance: 0.9, memory_type: "decision" });
+    const b = await w.storeNew(text(1), {
       importance: 0.3,
       memory_type: "preference",
       namespace: "work",
     });
-    const c = await storeNew(w, text(2), { importance: 0.7, memory_type: "observation" });
-    const out = await relate(w, a, b, "supports", { why: "because" });
-    const inc = await relate(w, c, a, "supersedes");
+    const c = await w.storeNew(text(2), { importance: 0.7, memory_type: "observation" });
+    const out = await w.relate(a, b, "supports", { why: "because" });
+    const inc = await w.relate(c, a, "supersedes");
 
-    const listed = await relationsOf(w, a);
+    const listed = await w.relationsOf(a);
     expect(listed).toHaveLength(2);
     const byId = new Map(listed.map((r: Json) => [r.id, r]));
     expect(byId.get(out.id)).toEqual({
@@ -68,7 +60,7 @@ describe("GET /v1/memories/:id/relations", () => {
     });
 
     // Seen from b, the same relation is incoming and its other end is a.
-    const fromB = await relationsOf(w, b);
+    const fromB = await w.relationsOf(b);
     expect(fromB).toHaveLength(1);
     expect(fromB[0].id).toBe(out.id);
     expect(fromB[0].direction).toBe("incoming");
@@ -94,20 +86,20 @@ describe("GET /v1/memories/:id/relations", () => {
   it("filters by direction", async () => {
     const w = newWallet();
     const [a = "", b = "", c = "", d = ""] = await storeMany(w, 4);
-    const ab = await relate(w, a, b, "related_to");
-    const ac = await relate(w, a, c, "supports");
-    const da = await relate(w, d, a, "contradicts");
+    const ab = await w.relate(a, b, "related_to");
+    const ac = await w.relate(a, c, "supports");
+    const da = await w.relate(d, a, "contradicts");
 
-    const outgoing = await relationsOf(w, a, "?direction=outgoing");
+    const outgoing = await w.relationsOf(a, "?direction=outgoing");
     expect(outgoing.map((r: Json) => r.id).sort()).toEqual([ab.id, ac.id].sort());
     expect(outgoing.every((r: Json) => r.direction === "outgoing")).toBe(true);
 
-    const incoming = await relationsOf(w, a, "?direction=incoming");
+    const incoming = await w.relationsOf(a, "?direction=incoming");
     expect(incoming.map((r: Json) => r.id)).toEqual([da.id]);
     expect(incoming[0].direction).toBe("incoming");
     expect(incoming[0].memory.id).toBe(d);
 
-    const all = await relationsOf(w, a);
+    const all = await w.relationsOf(a);
     expect(all.map((r: Json) => r.id).sort()).toEqual([ab.id, ac.id, da.id].sort());
 
     expectError(
@@ -120,27 +112,27 @@ describe("GET /v1/memories/:id/relations", () => {
   it("drops relations whose other end was deleted", async () => {
     const w = newWallet();
     const [a = "", b = "", c = ""] = await storeMany(w, 3);
-    await relate(w, a, b);
-    const ac = await relate(w, c, a);
-    expect(await relationsOf(w, a)).toHaveLength(2);
+    await w.relate(a, b);
+    const ac = await w.relate(c, a);
+    expect(await w.relationsOf(a)).toHaveLength(2);
     expect((await w.del(`/v1/memories/${b}`)).status).toBe(200);
-    const listed = await relationsOf(w, a);
+    const listed = await w.relationsOf(a);
     expect(listed.map((r: Json) => r.id)).toEqual([ac.id]);
-    expect(await relationsOf(w, a, "?direction=outgoing")).toEqual([]);
+    expect(await w.relationsOf(a, "?direction=outgoing")).toEqual([]);
   });
 
   it("keeps a memory's supersedes relations to deleted memories, marked deleted", async () => {
     const w = newWallet();
     const [a = "", b = "", c = "", d = "", e = ""] = await storeMany(w, 5);
-    const ab = await relate(w, a, b, "supersedes");
-    const ca = await relate(w, c, a, "supersedes");
-    const ad = await relate(w, a, d, "related_to");
-    const ae = await relate(w, a, e, "supersedes");
+    const ab = await w.relate(a, b, "supersedes");
+    const ca = await w.relate(c, a, "supersedes");
+    const ad = await w.relate(a, d, "related_to");
+    const ae = await w.relate(a, e, "supersedes");
     for (const id of [b, c, d]) expect((await w.del(`/v1/memories/${id}`)).status).toBe(200);
 
     // a supersedes b, which is deleted: listed, the other end marked deleted. c's incoming
     // supersedes and the related_to to d point at deleted memories that a does not supersede.
-    const listed = await relationsOf(w, a);
+    const listed = await w.relationsOf(a);
     expect(listed.map((r: Json) => r.id)).toEqual([ab.id, ae.id]);
     const [toB, toE] = listed;
     expect(toB).toMatchObject({
@@ -154,11 +146,11 @@ describe("GET /v1/memories/:id/relations", () => {
     expect(toE.memory).toMatchObject({ id: e, deleted: false, deleted_at: null });
     expect(listed.map((r: Json) => r.id)).not.toContain(ca.id);
     expect(listed.map((r: Json) => r.id)).not.toContain(ad.id);
-    expect((await relationsOf(w, a, "?direction=outgoing")).map((r: Json) => r.id)).toEqual([
+    expect((await w.relationsOf(a, "?direction=outgoing")).map((r: Json) => r.id)).toEqual([
       ab.id,
       ae.id,
     ]);
-    expect(await relationsOf(w, a, "?direction=incoming")).toEqual([]);
+    expect(await w.relationsOf(a, "?direction=incoming")).toEqual([]);
 
     // The graph stays a graph of live memories.
     const g = await graph(w, a);
@@ -169,13 +161,13 @@ describe("GET /v1/memories/:id/relations", () => {
     // The relation can still be removed through the live memory.
     const removed = await w.del(`/v1/memories/${a}/relations/${ab.id}`);
     expect(removed.status).toBe(200);
-    expect((await relationsOf(w, a)).map((r: Json) => r.id)).toEqual([ae.id]);
+    expect((await w.relationsOf(a)).map((r: Json) => r.id)).toEqual([ae.id]);
   });
 
   it("answers 404 for an unknown, deleted or another wallet's memory, 422 for a bad id", async () => {
     const w = newWallet();
     const [a = "", b = ""] = await storeMany(w, 2);
-    await relate(w, a, b);
+    await w.relate(a, b);
     await expectOwnLiveMemoryOnly(w, a, "relations");
   });
 });

@@ -1,6 +1,6 @@
 /** PATCH /v1/memories/:id refused: unknown or foreign ids, invalid values, immutable memories. */
 import { describe, expect, it } from "vitest";
-import { expectError, getMemory, MISSING_ID, newWallet, uniqueText } from "../../../helpers";
+import { expectError, MISSING_ID, newWallet, uniqueText } from "../../../helpers";
 import { history, patchOk } from "../fixtures";
 
 describe("PATCH /v1/memories/:id errors", () => {
@@ -16,7 +16,7 @@ describe("PATCH /v1/memories/:id errors", () => {
     expectError(await b.patch(`/v1/memories/${id}`, { importance: 0.1 }), 404, "NOT_FOUND");
     expectError(await b.patch(`/v1/memories/${id}`, { content: "hijack" }), 404, "NOT_FOUND");
 
-    const m = await getMemory(a, id);
+    const m = await a.getMemory(id);
     expect(m.importance).toBe(0.4);
     expect(m.content.startsWith("owned ")).toBe(true);
     expect(await history(a, id)).toEqual([]);
@@ -71,7 +71,7 @@ describe("PATCH /v1/memories/:id errors", () => {
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(422);
       expectError(res, 422, "VALIDATION_ERROR");
     }
-    const m = await getMemory(w, id);
+    const m = await w.getMemory(id);
     expect(m).toMatchObject({
       content,
       importance: 0.5,
@@ -117,7 +117,7 @@ describe("immutable memories", () => {
     }
     expectError(await w.del(`/v1/memories/${id}`), 409, "CONFLICT");
 
-    const m = await getMemory(w, id);
+    const m = await w.getMemory(id);
     expect(m).toMatchObject({ immutable: true, pinned: false, importance: 0.6 });
     expect(m.content.startsWith("lock ")).toBe(true);
     expect((await history(w, id)).map((e) => e.changes)).toEqual([{ immutable: true }]);
@@ -128,7 +128,7 @@ describe("immutable memories", () => {
     const id = await w.store(uniqueText("born-locked"), { immutable: true });
     expectError(await w.patch(`/v1/memories/${id}`, { importance: 0.2 }), 409, "CONFLICT");
     expectError(await w.patch(`/v1/memories/${id}`, {}), 422, "VALIDATION_ERROR");
-    expect((await getMemory(w, id)).importance).toBe(0.5);
+    expect((await w.getMemory(id)).importance).toBe(0.5);
   });
 
   it("another wallet gets 404, not 409, for an immutable memory", async () => {

@@ -1,13 +1,13 @@
 /** PATCH /v1/memories/:id: every field alone and together, and what an update keeps. */
 import { describe, expect, it } from "vitest";
-import { getMemory, type Json, newWallet, sleep, uniqueText } from "../../../helpers";
+import { type Json, newWallet, sleep, uniqueText } from "../../../helpers";
 import { future, patchOk, searchIds } from "../fixtures";
 
 describe("PATCH /v1/memories/:id fields", () => {
   it("content: re-embeds, keyword search follows the new text", async () => {
     const w = newWallet();
     const id = await w.store(`marmalade ${uniqueText("old")}`);
-    const before = await getMemory(w, id);
+    const before = await w.getMemory(id);
     expect(await searchIds(w, "marmalade")).toEqual([id]);
     expect(await searchIds(w, "trombone")).toEqual([]);
 
@@ -19,7 +19,7 @@ describe("PATCH /v1/memories/:id fields", () => {
     expect(updated.embedding_model).toBe(before.embedding_model);
     expect(typeof updated.embedding_model).toBe("string");
 
-    expect((await getMemory(w, id)).content).toBe(content);
+    expect((await w.getMemory(id)).content).toBe(content);
     expect(await searchIds(w, "trombone")).toEqual([id]);
     expect(await searchIds(w, "marmalade")).toEqual([]);
   });
@@ -35,7 +35,7 @@ describe("PATCH /v1/memories/:id fields", () => {
       session_id: "s1",
       agent_id: "a1",
     });
-    const before = await getMemory(w, id);
+    const before = await w.getMemory(id);
     await sleep(15);
     const res = await patchOk(w, id, { importance: 0.9 });
     expect(res).toMatchObject({
@@ -55,7 +55,7 @@ describe("PATCH /v1/memories/:id fields", () => {
     });
     expect(Date.parse(res.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
     // The stored record matches the response.
-    const after = await getMemory(w, id);
+    const after = await w.getMemory(id);
     expect(after.importance).toBe(0.9);
     expect(after.updated_at).toBe(res.updated_at);
   });
@@ -65,7 +65,7 @@ describe("PATCH /v1/memories/:id fields", () => {
     const id = await w.store(uniqueText("meta"), { metadata: { a: 1, b: { c: 2 } } });
     const res = await patchOk(w, id, { metadata: { z: "new", nested: { deep: true } } });
     expect(res.metadata).toEqual({ z: "new", nested: { deep: true } });
-    expect((await getMemory(w, id)).metadata).toEqual({ z: "new", nested: { deep: true } });
+    expect((await w.getMemory(id)).metadata).toEqual({ z: "new", nested: { deep: true } });
 
     const cleared = await patchOk(w, id, { metadata: {} });
     expect(cleared.metadata).toEqual({});
@@ -109,7 +109,7 @@ describe("PATCH /v1/memories/:id fields", () => {
     expect((await w.get("/v1/memories?pinned=true")).body.total).toBe(1);
     expect((await patchOk(w, id, { pinned: false })).pinned).toBe(false);
 
-    const final = await getMemory(w, id);
+    const final = await w.getMemory(id);
     expect(final).toMatchObject({
       importance: 1,
       memory_type: "correction",
@@ -124,14 +124,14 @@ describe("PATCH /v1/memories/:id fields", () => {
     const at = future(3_600_000);
     const set = await patchOk(w, id, { expires_at: at });
     expect(set.expires_at).toBe(at);
-    expect((await getMemory(w, id)).expires_at).toBe(at);
+    expect((await w.getMemory(id)).expires_at).toBe(at);
 
     const later = future(7_200_000);
     expect((await patchOk(w, id, { expires_at: later })).expires_at).toBe(later);
 
     const cleared = await patchOk(w, id, { expires_at: null });
     expect(cleared.expires_at).toBeNull();
-    expect((await getMemory(w, id)).expires_at).toBeNull();
+    expect((await w.getMemory(id)).expires_at).toBeNull();
   });
 
   it("session_id and agent_id", async () => {
@@ -158,8 +158,8 @@ describe("PATCH /v1/memories/:id fields", () => {
     const page = await w.get("/v1/memories");
     expect(page.body.total).toBe(2);
     expect(page.body.memories.map((m: Json) => m.id).sort()).toEqual([a, b].sort());
-    expect((await getMemory(w, a)).content).toBe(content);
-    expect((await getMemory(w, b)).content).toBe(content);
+    expect((await w.getMemory(a)).content).toBe(content);
+    expect((await w.getMemory(b)).content).toBe(content);
   });
 
   it("keeps relations through a content update", async () => {
