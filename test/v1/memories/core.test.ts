@@ -6,10 +6,12 @@
 import { describe, expect, it } from "vitest";
 import {
   expectError,
+  ids,
   type Json,
   MISSING_ID,
   newWallet,
   sleep,
+  sorted,
   uniqueText,
   type Wallet,
 } from "../../helpers";
@@ -19,9 +21,6 @@ async function core(w: Wallet, query = "", path = "/v1/memories/core"): Promise<
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
-
-const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
-const sorted = (xs: string[]) => [...xs].sort();
 
 async function pin(w: Wallet, id: string) {
   const res = await w.post("/v1/memories/core", { memory_id: id });

@@ -9,6 +9,7 @@ import {
   type Json,
   MISSING_ID,
   newWallet,
+  sorted,
   uniqueText,
   type Wallet,
 } from "../../helpers";
@@ -19,7 +20,12 @@ async function listIds(w: Wallet): Promise<string[]> {
   return res.body.memories.map((m: Json) => m.id).sort();
 }
 
-const sorted = (xs: string[]) => [...xs].sort();
+/** Bodies the bulk delete aliases refuse whatever the ids: none given, an empty list, 101. */
+const BAD_ID_LISTS = [
+  {},
+  { ids: [] },
+  { ids: Array.from({ length: 101 }, () => crypto.randomUUID()) },
+];
 
 describe("DELETE /v1/memories/:id", () => {
   it("soft-deletes: {deleted:true,id}, then 404 everywhere and gone from lists", async () => {
@@ -189,12 +195,7 @@ describe("POST /v1/memories/bulk-delete (alias)", () => {
 
   it("422 for missing, empty or over-100 ids", async () => {
     const w = newWallet();
-    for (const body of [
-      {},
-      { ids: [] },
-      { ids: Array.from({ length: 101 }, () => crypto.randomUUID()) },
-      { ids: ["nope"] },
-    ]) {
+    for (const body of [...BAD_ID_LISTS, { ids: ["nope"] }]) {
       expectError(await w.post("/v1/memories/bulk-delete", body), 422, "VALIDATION_ERROR");
     }
   });
@@ -222,12 +223,7 @@ describe("POST /v1/memories/batch-delete (alias)", () => {
 
   it("422 for missing, empty or over-100 ids", async () => {
     const w = newWallet();
-    for (const body of [
-      {},
-      { ids: [] },
-      { ids: Array.from({ length: 101 }, () => crypto.randomUUID()) },
-      { ids: [MISSING_ID, "nope"] },
-    ]) {
+    for (const body of [...BAD_ID_LISTS, { ids: [MISSING_ID, "nope"] }]) {
       expectError(await w.post("/v1/memories/batch-delete", body), 422, "VALIDATION_ERROR");
     }
   });
