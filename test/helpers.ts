@@ -138,6 +138,18 @@ export function newWallet(workerFetch?: WorkerFetch) {
       }
       return res.body.id as string;
     },
+    /** Stores many memories (in batches of 100), none merged into another; returns their ids. */
+    async storeMany(items: Array<Record<string, unknown>>): Promise<string[]> {
+      const stored: string[] = [];
+      for (let i = 0; i < items.length; i += 100) {
+        const res = await post("/v1/store/batch", { memories: items.slice(i, i + 100) });
+        if (res.status !== 201 || res.body.deduplicated_count !== 0) {
+          throw new Error(`expected new memories, got ${res.status} ${JSON.stringify(res.body)}`);
+        }
+        stored.push(...(res.body.ids as string[]));
+      }
+      return stored;
+    },
     /** GET /v1/memories/:id, which must answer 200. */
     getMemory,
     /**

@@ -43,13 +43,11 @@ describe("POST /v1/context: limits", () => {
 
   it("defaults to 10 memories", async () => {
     const w = newWallet();
-    const res = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 12 }, (_, i) => ({
+    await w.storeMany(
+      Array.from({ length: 12 }, (_, i) => ({
         content: `Inventory shelf ${i}: ${["bolts", "nuts", "washers", "screws", "rivets", "nails", "hinges", "brackets", "clamps", "springs", "pulleys", "gears"][i]} in bin ${i * 7}`,
       })),
-    });
-    expect(res.status).toBe(201);
-    expect(res.body.deduplicated_count).toBe(0);
+    );
     expect((await context(w)).memories_used).toBe(10);
     expect((await context(w, { query: "inventory shelf bin" })).memories_used).toBe(10);
     expect((await context(w, { max_memories: 100 })).memories_used).toBe(12);

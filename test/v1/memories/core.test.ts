@@ -174,27 +174,18 @@ describe("GET /v1/memories/core", () => {
 
   it("defaults to 20 items, clamps a limit above 100 and rejects one below 1", async () => {
     const w = newWallet();
-    const batch = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 22 }, (_, i) => ({
-        content: uniqueText(`c${i}`),
-        pinned: true,
-      })),
-    });
-    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
-    expect(batch.body.deduplicated_count).toBe(0);
+    await w.storeMany(
+      Array.from({ length: 22 }, (_, i) => ({ content: uniqueText(`c${i}`), pinned: true })),
+    );
     const page = await core(w);
     expect(page.memories).toHaveLength(20);
     expect(page.total).toBe(22);
     expect((await core(w, "limit=100")).memories).toHaveLength(22);
     expect((await core(w, "offset=20")).memories).toHaveLength(2);
     // The public CLI over-fetches up to 1000: clamped to 100, not refused.
-    const more = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 79 }, (_, i) => ({
-        content: uniqueText(`d${i}`),
-        pinned: true,
-      })),
-    });
-    expect(more.body.deduplicated_count).toBe(0);
+    await w.storeMany(
+      Array.from({ length: 79 }, (_, i) => ({ content: uniqueText(`d${i}`), pinned: true })),
+    );
     for (const q of ["limit=101", "limit=1000"]) {
       const clamped = await core(w, q);
       expect(clamped.memories, q).toHaveLength(100);

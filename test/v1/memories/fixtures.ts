@@ -34,7 +34,7 @@ export function text(i: number): string {
 }
 
 /** Stores `n` distinct memories (the first `n` of TEXTS). */
-export async function storeMany(w: Wallet, n: number, fields: Record<string, unknown> = {}) {
+export async function storeTexts(w: Wallet, n: number, fields: Record<string, unknown> = {}) {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) ids.push(await w.storeNew(text(i), fields));
   return ids;

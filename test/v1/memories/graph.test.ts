@@ -1,7 +1,7 @@
 /** GET /v1/memories/:id/graph: the walk over relations from a root memory. */
 import { describe, expect, it } from "vitest";
 import { expectError, type Json, MISSING_ID, newWallet, request, type Wallet } from "../../helpers";
-import { expectOwnLiveMemoryOnly, graph, storeMany, text } from "./fixtures";
+import { expectOwnLiveMemoryOnly, graph, storeTexts, text } from "./fixtures";
 
 const edgeKeys = (edges: Json[]) =>
   edges.map((e: Json) => `${e.source_id}>${e.target_id}:${e.relation_type}`).sort();
@@ -15,7 +15,7 @@ function pick<T>(list: T[], i: number): T {
 describe("GET /v1/memories/:id/graph", () => {
   /** A→B→C→D→E→F (related_to), returned as [A, B, C, D, E, F]. */
   async function chain(w: Wallet) {
-    const ids = await storeMany(w, 6);
+    const ids = await storeTexts(w, 6);
     for (let i = 0; i < 5; i++) await w.relate(pick(ids, i), pick(ids, i + 1), "related_to");
     return ids;
   }
@@ -77,7 +77,7 @@ describe("GET /v1/memories/:id/graph", () => {
 
   it("rejects depth outside 1..5 and malformed values with 422", async () => {
     const w = newWallet();
-    const [a = ""] = await storeMany(w, 1);
+    const [a = ""] = await storeTexts(w, 1);
     for (const q of ["depth=6", "depth=0", "depth=-1", "depth=abc", "depth=2.5"]) {
       expectError(await w.get(`/v1/memories/${a}/graph?${q}`), 422, "VALIDATION_ERROR");
     }
@@ -110,7 +110,7 @@ describe("GET /v1/memories/:id/graph", () => {
 
   it("filters edges by relation_types", async () => {
     const w = newWallet();
-    const [a = "", b = "", c = "", d = "", e = ""] = await storeMany(w, 5);
+    const [a = "", b = "", c = "", d = "", e = ""] = await storeTexts(w, 5);
     await w.relate(a, b, "supports");
     await w.relate(a, c, "related_to");
     await w.relate(b, d, "supports");
@@ -143,7 +143,7 @@ describe("GET /v1/memories/:id/graph", () => {
 
   it("visits each memory of a cycle once", async () => {
     const w = newWallet();
-    const [x = "", y = "", z = ""] = await storeMany(w, 3);
+    const [x = "", y = "", z = ""] = await storeTexts(w, 3);
     await w.relate(x, y, "supports");
     await w.relate(y, z, "supports");
     await w.relate(z, x, "supports");
@@ -160,7 +160,7 @@ describe("GET /v1/memories/:id/graph", () => {
 
   it("reports an isolated memory with no nodes, no edges and depth 0", async () => {
     const w = newWallet();
-    const [a = ""] = await storeMany(w, 1);
+    const [a = ""] = await storeTexts(w, 1);
     const g = await graph(w, a, "?depth=5");
     expect(g).toEqual({
       root: { id: a, content: text(0), importance: 0.5 },
@@ -187,7 +187,7 @@ describe("GET /v1/memories/:id/graph", () => {
 
   it("answers 404 for an unknown, deleted or another wallet's root, 422 for a bad id", async () => {
     const w = newWallet();
-    const [a = "", b = ""] = await storeMany(w, 2);
+    const [a = "", b = ""] = await storeTexts(w, 2);
     await w.relate(a, b);
     await expectOwnLiveMemoryOnly(w, a, "graph");
     // b is still there, with no neighbours left.

@@ -1,12 +1,12 @@
 /** GET /v1/memories/:id/history: the changes each PATCH made, oldest first. */
 import { describe, expect, it } from "vitest";
 import { type ApiResponse, ISO, newWallet, UUID } from "../../helpers";
-import { expectOwnLiveMemoryOnly, storeMany } from "./fixtures";
+import { expectOwnLiveMemoryOnly, storeTexts } from "./fixtures";
 
 describe("GET /v1/memories/:id/history", () => {
   it("is empty after a store and records each PATCH, oldest first", async () => {
     const w = newWallet();
-    const [a = ""] = await storeMany(w, 1);
+    const [a = ""] = await storeTexts(w, 1);
     const empty = await w.get(`/v1/memories/${a}/history`);
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ history: [] });
@@ -29,7 +29,7 @@ describe("GET /v1/memories/:id/history", () => {
 
   it("answers 404 for an unknown, deleted or another wallet's memory, 422 for a bad id", async () => {
     const w = newWallet();
-    const [a = ""] = await storeMany(w, 1);
+    const [a = ""] = await storeTexts(w, 1);
     expect((await w.patch(`/v1/memories/${a}`, { importance: 0.9 })).status).toBe(200);
     await expectOwnLiveMemoryOnly(w, a, "history");
   });

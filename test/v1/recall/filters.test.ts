@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ids, newWallet, sleep, sorted, type Wallet } from "../../helpers";
-import { recall, storeMany } from "./fixtures";
+import { recall } from "./fixtures";
 
 const NOISE_QUERY = "kubernetes cluster autoscaling node pool upgrade";
 const NOISE_WORDS = [
@@ -113,13 +113,9 @@ interface FilterFixture {
 async function filterFixture(): Promise<FilterFixture> {
   const w = newWallet();
   const groups = {} as Record<Group, string[]>;
-  groups.early = await storeMany(
-    w,
-    GROUPS.early.map((content) => ({ content })),
-  );
+  groups.early = await w.storeMany(GROUPS.early.map((content) => ({ content })));
   await sleep(30);
-  const noise = await storeMany(
-    w,
+  const noise = await w.storeMany(
     Array.from({ length: 120 }, (_, i) => ({
       content: noiseContent(i),
       namespace: "noise",
@@ -137,16 +133,12 @@ async function filterFixture(): Promise<FilterFixture> {
     metadata: { metadata: { project: "apollo", level: 2 } },
   };
   const middle = Object.keys(fields) as Array<keyof typeof fields>;
-  const middleIds = await storeMany(
-    w,
+  const middleIds = await w.storeMany(
     middle.flatMap((g) => GROUPS[g].map((content) => ({ content, importance: 0, ...fields[g] }))),
   );
   for (const [k, g] of middle.entries()) groups[g] = middleIds.slice(k * 3, k * 3 + 3);
   await sleep(30);
-  groups.late = await storeMany(
-    w,
-    GROUPS.late.map((content) => ({ content })),
-  );
+  groups.late = await w.storeMany(GROUPS.late.map((content) => ({ content })));
   const earlyCreated = (await w.getMemory(groups.early[2] as string)).created_at as string;
   const lateCreated = (await w.getMemory(groups.late[0] as string)).created_at as string;
   const noiseCreated = (await w.getMemory(noise[0] as string)).created_at as string;

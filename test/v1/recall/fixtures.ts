@@ -1,26 +1,8 @@
 /** What the recall tests share: the call itself, batch seeding and the score formula. */
-import { expect } from "vitest";
 import { expectStatus, type Json, type Wallet } from "../../helpers";
 
 export async function recall(w: Wallet, body: Record<string, unknown>): Promise<Json> {
   return expectStatus(await w.post("/v1/recall", body), 200);
-}
-
-/** Stores many memories (in batches of 100) and checks none was merged into another. */
-export async function storeMany(
-  w: Wallet,
-  items: Array<Record<string, unknown>>,
-): Promise<string[]> {
-  const out: string[] = [];
-  for (let i = 0; i < items.length; i += 100) {
-    const body = expectStatus(
-      await w.post("/v1/store/batch", { memories: items.slice(i, i + 100) }),
-      201,
-    );
-    expect(body.deduplicated_count).toBe(0);
-    out.push(...(body.ids as string[]));
-  }
-  return out;
 }
 
 /** The score the spec's formula gives for the signals a memory was returned with. */

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ids, newWallet, sleep, sorted } from "../../helpers";
-import { recall, storeMany } from "./fixtures";
+import { recall } from "./fixtures";
 
 describe("POST /v1/recall: only the caller's live memories", () => {
   it("never returns deleted memories or another wallet's", async () => {
@@ -46,7 +46,7 @@ describe("POST /v1/recall: only the caller's live memories", () => {
 describe("POST /v1/recall: access counting", () => {
   it("increments access_count by exactly one for each returned memory only", async () => {
     const w = newWallet();
-    const [hit1, hit2, miss1, miss2] = await storeMany(w, [
+    const [hit1, hit2, miss1, miss2] = await w.storeMany([
       { content: "Hummingbird feeder needs fresh nectar every three days" },
       { content: "Hummingbird nest spotted in the lilac bush" },
       { content: "Tax return documents are in the blue folder" },

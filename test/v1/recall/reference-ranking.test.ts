@@ -12,7 +12,7 @@ import { type Scored, scoreMemory, type VectorScale } from "../../../worker/reca
 import { BGE_MODEL, bgeEndpoint, bgeWallet } from "../../bge-worker";
 import { userIdOf, withDb } from "../../db";
 import { ids, type Json, newWallet, sorted, type Wallet } from "../../helpers";
-import { recall, recomputed, storeMany } from "./fixtures";
+import { recall, recomputed } from "./fixtures";
 
 const DAY = 86_400_000;
 
@@ -86,7 +86,7 @@ async function bruteForceFixture(size: number, w: Wallet): Promise<BfFixture> {
       immutable: i % 9 === 5,
     });
   }
-  const storedIds = await storeMany(w, items);
+  const storedIds = await w.storeMany(items);
   const memories: BfMemory[] = storedIds.map((id) => ({ id, live: true }));
   const at = (i: number) => memories[i]?.id as string;
 

@@ -3,12 +3,12 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { userIdOf, withDb } from "../../db";
 import { ids, type Json, newWallet, sorted } from "../../helpers";
-import { recall, storeMany } from "./fixtures";
+import { recall } from "./fixtures";
 
 describe("POST /v1/recall: relations, pinned and immutable memories", () => {
   it("include_relations lists each memory's relations with live other ends", async () => {
     const w = newWallet();
-    const [x, y, z, gone] = (await storeMany(w, [
+    const [x, y, z, gone] = (await w.storeMany([
       { content: "Project Falcon launch checklist approved by the board" },
       { content: "Board meeting minutes from the spring session" },
       { content: "Supplier contract for rocket engines was signed" },
@@ -62,7 +62,7 @@ describe("POST /v1/recall: relations, pinned and immutable memories", () => {
 
   it("pinned memories are exempt from decay; unpinned ones decay from accessed_at", async () => {
     const w = newWallet();
-    const [pinned, unpinned, fresh] = (await storeMany(w, [
+    const [pinned, unpinned, fresh] = (await w.storeMany([
       { content: "Lighthouse maintenance schedule: repaint the lantern room", pinned: true },
       { content: "Lighthouse maintenance schedule: replace the foghorn battery" },
       { content: "Lighthouse maintenance schedule: wash the spiral staircase windows" },

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
 import { type Json, newWallet } from "../../helpers";
-import { recall, recomputed, storeMany } from "./fixtures";
+import { recall, recomputed } from "./fixtures";
 
 const SIGNAL_KEYS = [
   "base_importance",
@@ -91,7 +91,7 @@ describe("POST /v1/recall: response", () => {
 
   it("similarity is the spec's formula over the returned signals, sorted descending", async () => {
     const w = newWallet();
-    await storeMany(w, [
+    await w.storeMany([
       { content: "Solar panels on the barn roof produce power in summer", importance: 0.9 },
       {
         content: "The barn roof leaks when it rains heavily",
@@ -175,10 +175,7 @@ describe("POST /v1/recall: ranking quality (lexical embedder)", () => {
 
   it("puts the memory that answers each question first", async () => {
     const w = newWallet();
-    const factIds = await storeMany(
-      w,
-      FACTS.map((content) => ({ content })),
-    );
+    const factIds = await w.storeMany(FACTS.map((content) => ({ content })));
     for (const [question, answer] of QUESTIONS) {
       const body = await recall(w, { query: question, limit: 3 });
       expect(body.memories[0]?.content, question).toBe(FACTS[answer]);

@@ -2,13 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
 import { expectError, ids, type Json, newWallet, request, sorted } from "../../helpers";
-import { recall, storeMany } from "./fixtures";
+import { recall } from "./fixtures";
 
 describe("POST /v1/recall: limits and validation", () => {
   it("limit defaults to 5 and accepts 1..100", async () => {
     const w = newWallet();
-    await storeMany(
-      w,
+    await w.storeMany(
       ["red", "blue", "green", "yellow", "purple", "orange", "silver", "golden"].map((c) => ({
         content: `The ${c} umbrella hangs in the hallway closet`,
       })),
@@ -119,7 +118,7 @@ describe("POST /v1/recall: limits and validation", () => {
 
   it("min_similarity drops memories scoring below it", async () => {
     const w = newWallet();
-    const [a, b] = await storeMany(w, [
+    const [a, b] = await w.storeMany([
       { content: "Quantum entanglement experiment results from the lab" },
       { content: "Quantum entanglement lab experiment: results were inconclusive" },
       { content: "Groceries: milk, eggs, bread and apples" },

@@ -133,15 +133,13 @@ describe("POST /v1/search", () => {
 
   it("defaults to 10 results", async () => {
     const w = newWallet();
-    const res = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 12 }, (_, i) => ({
+    await w.storeMany(
+      Array.from({ length: 12 }, (_, i) => ({
         // One namespace each: deduplication only compares memories of the same namespace.
         content: `Lighthouse keeper log entry ${i}`,
         namespace: `ns${i}`,
       })),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.deduplicated_count).toBe(0);
+    );
     const body = await search(w, { query: "lighthouse" });
     expect(body.memories).toHaveLength(10);
     expect(body.total).toBe(12);

@@ -20,15 +20,12 @@ describe("GET /v1/suggested: limit and validation", () => {
       "kayaks",
       "lighthouses",
     ];
-    const res = await w.post("/v1/store/batch", {
-      memories: topics.map((t, i) => ({
+    const ids = await w.storeMany(
+      topics.map((t, i) => ({
         content: `Trivia card about ${t}`,
         importance: Math.round((0.05 + i * 0.08) * 100) / 100,
       })),
-    });
-    expect(res.status).toBe(201);
-    expect(res.body.deduplicated_count).toBe(0);
-    const ids = res.body.ids as string[];
+    );
 
     const page = await suggested(w);
     expect(page.suggested).toHaveLength(10);

@@ -6,12 +6,10 @@ import { list } from "../fixtures";
 describe("GET /v1/memories paging", () => {
   it("defaults to limit 20 and offset 0, and total counts every match", async () => {
     const w = newWallet();
-    const batch = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 23 }, (_, i) => ({ content: uniqueText(`item${i}`) })),
-    });
-    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
-    expect(batch.body.count).toBe(23);
-    expect(batch.body.deduplicated_count).toBe(0);
+    const stored = await w.storeMany(
+      Array.from({ length: 23 }, (_, i) => ({ content: uniqueText(`item${i}`) })),
+    );
+    expect(stored).toHaveLength(23);
 
     const page = await list(w);
     expect(page.memories).toHaveLength(20);
@@ -21,7 +19,7 @@ describe("GET /v1/memories paging", () => {
     expect(rest.memories).toHaveLength(3);
     expect(rest).toMatchObject({ total: 23, limit: 20, offset: 20 });
     // The two pages together are exactly the stored memories, with no overlap.
-    expect(sorted([...ids(page), ...ids(rest)])).toEqual(sorted(batch.body.ids));
+    expect(sorted([...ids(page), ...ids(rest)])).toEqual(sorted(stored));
 
     const beyond = await list(w, "offset=50");
     expect(beyond.memories).toEqual([]);
@@ -50,11 +48,7 @@ describe("GET /v1/memories paging", () => {
 
   it("clamps a limit above 100 to 100 and reports the limit as applied", async () => {
     const w = newWallet();
-    const batch = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 100 }, (_, i) => ({ content: uniqueText(`many${i}`) })),
-    });
-    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
-    expect(batch.body.deduplicated_count).toBe(0);
+    await w.storeMany(Array.from({ length: 100 }, (_, i) => ({ content: uniqueText(`many${i}`) })));
     await w.store(uniqueText("one more"));
     // The public CLI asks for 1000 (tags, export, move, purge, snapshot).
     for (const limit of ["101", "1000", "99999999999999999999999"]) {

@@ -9,7 +9,7 @@ import {
   request,
   UUID,
 } from "../../../helpers";
-import { graph, storeMany, text } from "../fixtures";
+import { graph, storeTexts, text } from "../fixtures";
 
 const RELATION_TYPES = [
   "related_to",
@@ -22,7 +22,7 @@ const RELATION_TYPES = [
 describe("POST /v1/memories/:id/relations", () => {
   it("creates a relation and returns it with 201", async () => {
     const w = newWallet();
-    const [a, b] = await storeMany(w, 2);
+    const [a, b] = await storeTexts(w, 2);
     const res = await w.post(`/v1/memories/${a}/relations`, {
       target_id: b,
       relation_type: "supports",
@@ -43,14 +43,14 @@ describe("POST /v1/memories/:id/relations", () => {
 
   it("defaults metadata to an empty object", async () => {
     const w = newWallet();
-    const [a = "", b = ""] = await storeMany(w, 2);
+    const [a = "", b = ""] = await storeTexts(w, 2);
     const rel = await w.relate(a, b);
     expect(rel.metadata).toEqual({});
   });
 
   it("accepts each of the five relation types between the same pair", async () => {
     const w = newWallet();
-    const [a = "", b = ""] = await storeMany(w, 2);
+    const [a = "", b = ""] = await storeTexts(w, 2);
     const ids = new Set<string>();
     for (const type of RELATION_TYPES) {
       const rel = await w.relate(a, b, type);
@@ -64,7 +64,7 @@ describe("POST /v1/memories/:id/relations", () => {
 
   it("rejects an unknown relation type with 422", async () => {
     const w = newWallet();
-    const [a = "", b = ""] = await storeMany(w, 2);
+    const [a = "", b = ""] = await storeTexts(w, 2);
     const res = await w.post(`/v1/memories/${a}/relations`, {
       target_id: b,
       relation_type: "loves",
@@ -75,7 +75,7 @@ describe("POST /v1/memories/:id/relations", () => {
 
   it("rejects a missing relation type, missing or non-UUID target, bad metadata with 422", async () => {
     const w = newWallet();
-    const [a = "", b = ""] = await storeMany(w, 2);
+    const [a = "", b = ""] = await storeTexts(w, 2);
     const bad: unknown[] = [
       { target_id: b },
       { relation_type: "supports" },
@@ -96,7 +96,7 @@ describe("POST /v1/memories/:id/relations", () => {
 
   it("rejects a non-UUID source id in the path with 422", async () => {
     const w = newWallet();
-    const [b] = await storeMany(w, 1);
+    const [b] = await storeTexts(w, 1);
     const res = await w.post("/v1/memories/not-a-uuid/relations", {
       target_id: b,
       relation_type: "supports",
@@ -106,7 +106,7 @@ describe("POST /v1/memories/:id/relations", () => {
 
   it("rejects a relation from a memory to itself with 422", async () => {
     const w = newWallet();
-    const [a = ""] = await storeMany(w, 1);
+    const [a = ""] = await storeTexts(w, 1);
     const res = await w.post(`/v1/memories/${a}/relations`, {
       target_id: a,
       relation_type: "related_to",
@@ -117,7 +117,7 @@ describe("POST /v1/memories/:id/relations", () => {
 
   it("rejects a duplicate (same source, target and type) with 409, not the reverse", async () => {
     const w = newWallet();
-    const [a = "", b = ""] = await storeMany(w, 2);
+    const [a = "", b = ""] = await storeTexts(w, 2);
     const first = await w.relate(a, b, "contradicts");
     const again = await w.post(`/v1/memories/${a}/relations`, {
       target_id: b,
@@ -135,7 +135,7 @@ describe("POST /v1/memories/:id/relations", () => {
   it("answers 404 for a target or source that is unknown, deleted or another wallet's", async () => {
     const w = newWallet();
     const other = newWallet();
-    const [a = "", b = "", c = ""] = await storeMany(w, 3);
+    const [a = "", b = "", c = ""] = await storeTexts(w, 3);
     const foreign = await other.storeNew(text(5));
     const post = (source: string, target: string) =>
       w.post(`/v1/memories/${source}/relations`, { target_id: target, relation_type: "supports" });
@@ -164,7 +164,7 @@ describe("POST /v1/memories/:id/relations", () => {
 
   it("accepts upper-case UUIDs in the path and body as the same memories", async () => {
     const w = newWallet();
-    const [a = "", b = "", c = ""] = await storeMany(w, 3);
+    const [a = "", b = "", c = ""] = await storeTexts(w, 3);
     const A = a.toUpperCase();
     const rel = await w.relate(A, b.toUpperCase(), "supports");
     expect(rel.source_id).toBe(a);

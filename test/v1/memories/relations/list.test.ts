@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { expectError, ISO, type Json, newWallet } from "../../../helpers";
-import { expectOwnLiveMemoryOnly, graph, storeMany, text } from "../fixtures";
+import { expectOwnLiveMemoryOnly, graph, storeTexts, text } from "../fixtures";
 
 describe("GET /v1/memories/:id/relations", () => {
   it("lists outgoing and incoming relations with the other end's summary", async () => {
@@ -77,7 +77,7 @@ describe("GET /v1/memories/:id/relations", () => {
 
   it("returns an empty list for a memory without relations", async () => {
     const w = newWallet();
-    const [a = ""] = await storeMany(w, 1);
+    const [a = ""] = await storeTexts(w, 1);
     const res = await w.get(`/v1/memories/${a}/relations`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ relations: [] });
@@ -85,7 +85,7 @@ describe("GET /v1/memories/:id/relations", () => {
 
   it("filters by direction", async () => {
     const w = newWallet();
-    const [a = "", b = "", c = "", d = ""] = await storeMany(w, 4);
+    const [a = "", b = "", c = "", d = ""] = await storeTexts(w, 4);
     const ab = await w.relate(a, b, "related_to");
     const ac = await w.relate(a, c, "supports");
     const da = await w.relate(d, a, "contradicts");
@@ -111,7 +111,7 @@ describe("GET /v1/memories/:id/relations", () => {
 
   it("drops relations whose other end was deleted", async () => {
     const w = newWallet();
-    const [a = "", b = "", c = ""] = await storeMany(w, 3);
+    const [a = "", b = "", c = ""] = await storeTexts(w, 3);
     await w.relate(a, b);
     const ac = await w.relate(c, a);
     expect(await w.relationsOf(a)).toHaveLength(2);
@@ -123,7 +123,7 @@ describe("GET /v1/memories/:id/relations", () => {
 
   it("keeps a memory's supersedes relations to deleted memories, marked deleted", async () => {
     const w = newWallet();
-    const [a = "", b = "", c = "", d = "", e = ""] = await storeMany(w, 5);
+    const [a = "", b = "", c = "", d = "", e = ""] = await storeTexts(w, 5);
     const ab = await w.relate(a, b, "supersedes");
     const ca = await w.relate(c, a, "supersedes");
     const ad = await w.relate(a, d, "related_to");
@@ -166,7 +166,7 @@ describe("GET /v1/memories/:id/relations", () => {
 
   it("answers 404 for an unknown, deleted or another wallet's memory, 422 for a bad id", async () => {
     const w = newWallet();
-    const [a = "", b = ""] = await storeMany(w, 2);
+    const [a = "", b = ""] = await storeTexts(w, 2);
     await w.relate(a, b);
     await expectOwnLiveMemoryOnly(w, a, "relations");
   });
