@@ -4,7 +4,7 @@
  * Worker's queue() consumer, and GET /v1/jobs/:id then shows the synchronous call's body.
  * Also: per-wallet access, validation before anything is queued, metering, and the Worker
  * without a queue binding (the job runs in-process after the response). The consumers' ack,
- * retry and dead-letter decisions are tested in test/queue-consumer.test.ts.
+ * retry and dead-letter decisions are tested in test/queues/.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";

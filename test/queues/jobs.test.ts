@@ -1,114 +1,32 @@
 /**
- * The queue consumers in the Workers runtime: batches made with createMessageBatch go to the
- * Worker's queue() handler, and getQueueResult reports what it did with each message (acked,
- * or retried with which delay). Jobs are written straight to the database, so the suite's
- * real queue never sees them; the provider is chosen per call through the env given to
- * queue() (the OpenAI-compatible fake of the global setup, or the default rules provider).
- *
- * Covered: success, retry with exponential backoff after a provider error (the reason kept on
- * the job) and success on a later delivery, a retried job storing nothing twice (a crash
- * after part of the facts, a crash before the result was recorded, a duplicate delivery),
- * non-retryable failures, malformed messages, and the dead-letter consumer.
+ * The jobs queue consumer: success, retry with exponential backoff after a provider error
+ * (the reason kept on the job) and success on a later delivery, a retried job storing nothing
+ * twice (a crash after part of the facts, a crash before the result was recorded, a duplicate
+ * delivery), non-retryable failures and malformed messages.
  */
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { GAVE_UP_MESSAGE } from "../queues/dead-letter";
-import { domainContext } from "../worker/context";
-import type { Env } from "../worker/env";
-import worker from "../worker/index";
-import { scopeOf } from "../worker/ingest/extract";
-import { jobFactStore } from "../worker/jobs/facts";
-import type { JobKind, JobMessage } from "../worker/jobs/message";
-import { insertJob } from "../worker/jobs/records";
-import { BACKOFF_BASE_SECONDS, backoffSeconds } from "../worker/jobs/retry";
-import { RulesProvider } from "../worker/llm/rules";
-import { openServices } from "../worker/services";
-import { ensureUser } from "../worker/users";
-import { type Json, newWallet, type Wallet } from "./helpers";
+import { afterAll, describe, expect, it } from "vitest";
+import { domainContext } from "../../worker/context";
+import { scopeOf } from "../../worker/ingest/extract";
+import { jobFactStore } from "../../worker/jobs/facts";
+import { BACKOFF_BASE_SECONDS, backoffSeconds } from "../../worker/jobs/retry";
+import type { Json } from "../helpers";
+import {
+  DEAD_LETTERS,
+  db,
+  deliver,
+  fakeLlm,
+  jobOf,
+  newJob,
+  opened,
+  owner,
+  QUEUE,
+  recordedFacts,
+  rules,
+  TEXT,
+} from "./fixtures";
 
-const bindings: Env = { ...env };
-const QUEUE = "memory-jobs";
-const DEAD_LETTERS = "memory-jobs-dlq";
-const rules = new RulesProvider();
-
-/** The env with the language model at the fake server, `mode` picking its behaviour. */
-const fakeLlm = (mode: string): Env => ({
-  ...bindings,
-  LLM_PROVIDER: "openai",
-  LLM_API_URL: `${env.FAKE_OPENAI_URL}/v1`,
-  LLM_MODEL: `${mode}:${crypto.randomUUID()}`,
-});
-
-const opened = openServices(bindings);
-const db = opened.services.db;
 afterAll(() => opened.close());
-
-interface Owner {
-  wallet: Wallet;
-  userId: string;
-}
-
-async function owner(): Promise<Owner> {
-  const wallet = newWallet();
-  return { wallet, userId: await ensureUser(db, wallet.address) };
-}
-
-async function newJob(o: Owner, kind: JobKind, input: Record<string, unknown>) {
-  const row = await insertJob(db, o.userId, kind, input);
-  const message: JobMessage = { job_id: row.id, user_id: o.userId, kind };
-  return { id: row.id, message };
-}
-
-/** Delivers one batch to the Worker's queue() and returns what it did with each message. */
-async function deliver(
-  queue: string,
-  bodies: unknown[],
-  opts: { attempts?: number; env?: Env } = {},
-) {
-  const messages = bodies.map((body) => ({
-    id: crypto.randomUUID(),
-    timestamp: new Date(),
-    attempts: opts.attempts ?? 1,
-    body,
-  }));
-  const batch = createMessageBatch(queue, messages);
-  // The pool's getQueueResult reports which messages were retried but not their options:
-  // record the delay each retry() asked for.
-  const delays: Array<{ msgId: string; delaySeconds: number | undefined }> = [];
-  for (const msg of batch.messages) {
-    const retry = msg.retry.bind(msg);
-    vi.spyOn(msg, "retry").mockImplementation((options) => {
-      delays.push({ msgId: msg.id, delaySeconds: options?.delaySeconds });
-      retry(options);
-    });
-  }
-  const ctx = createExecutionContext();
-  await worker.queue(batch, opts.env ?? bindings, ctx);
-  const result = await getQueueResult(batch, ctx);
-  expect(result.retryMessages.map((r: { msgId: string }) => r.msgId)).toEqual(
-    delays.map((d) => d.msgId),
-  );
-  return { ids: messages.map((m) => m.id), result, retried: delays };
-}
-
-async function jobOf(o: Owner, id: string): Promise<Json> {
-  const res = await o.wallet.get(`/v1/jobs/${id}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
-
-async function recordedFacts(jobId: string): Promise<number> {
-  const r = await db.execute<{ n: number }>(
-    sql`SELECT count(*)::int AS n FROM job_facts WHERE job_id = ${jobId}`,
-  );
-  return Number(r.rows[0]?.n);
-}
-
-const TEXT =
-  "I moved to Porto in 2021. My partner is called Rui. I prefer trains to planes. " +
-  "Our dog Biscuit is three years old.";
 
 describe("jobs queue consumer", () => {
   it("runs the job, acks the message, and records the synchronous body", async () => {
@@ -277,41 +195,5 @@ describe("jobs queue consumer", () => {
     }
     expect(await jobOf(o, job.id)).toMatchObject({ status: "queued", attempts: 0, error: null });
     expect(await o.wallet.memoryCount()).toBe(0);
-  });
-});
-
-describe("dead-letter consumer", () => {
-  it("marks the job failed with the reason its last attempt recorded", async () => {
-    const o = await owner();
-    const job = await newJob(o, "ingest", { text: TEXT });
-    await deliver(QUEUE, [job.message], { env: fakeLlm("fail-500"), attempts: 6 });
-    const lastTry = await jobOf(o, job.id);
-    expect(lastTry.status).toBe("queued");
-
-    const { ids, result } = await deliver(DEAD_LETTERS, [job.message]);
-    expect(result.explicitAcks).toEqual(ids);
-    expect(result.retryMessages).toEqual([]);
-    const view = await jobOf(o, job.id);
-    expect(view.status).toBe("failed");
-    expect(view.error).toEqual(lastTry.error);
-    expect(view.error.code).toBe("BAD_GATEWAY");
-    expect(view.finished_at).not.toBeNull();
-    expect(await o.wallet.memoryCount()).toBe(0);
-  });
-
-  it("gives a job that never recorded a reason a generic one, and leaves finished jobs alone", async () => {
-    const o = await owner();
-    const silent = await newJob(o, "extract", { messages: [{ role: "user", content: TEXT }] });
-    const done = await newJob(o, "ingest", { text: TEXT });
-    await deliver(QUEUE, [done.message]);
-    const succeeded = await jobOf(o, done.id);
-
-    const { ids, result } = await deliver(DEAD_LETTERS, [silent.message, done.message]);
-    expect(result.explicitAcks).toEqual(ids);
-    expect(await jobOf(o, silent.id)).toMatchObject({
-      status: "failed",
-      error: { code: "INTERNAL_ERROR", message: GAVE_UP_MESSAGE },
-    });
-    expect(await jobOf(o, done.id)).toEqual(succeeded);
   });
 });
