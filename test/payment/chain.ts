@@ -8,11 +8,7 @@
  * called with X402_* pointing at the chain: `worker.fetch(request, chainEnv, ctx)`, with the
  * suite's real bindings (Postgres, the Meter Durable Objects) otherwise unchanged.
  */
-import {
-  createExecutionContext,
-  runInDurableObject,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
@@ -30,8 +26,8 @@ import {
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { expect, vi } from "vitest";
 import type { Env } from "../../worker/env";
-import worker from "../../worker/index";
 import { type Json, signAuth } from "../helpers";
+import { workerWith } from "../worker-with";
 
 export interface ChainDetails {
   rpcUrl: string;
@@ -63,12 +59,7 @@ export const chainEnv: Env = {
 };
 
 /** The Worker configured for the chain, as a fetch function. */
-export async function chainFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(input, init), chainEnv, ctx);
-  await waitOnExecutionContext(ctx);
-  return res;
-}
+export const chainFetch = workerWith(chainEnv);
 
 const viemChain = defineChain({
   id: chain.chainId,
