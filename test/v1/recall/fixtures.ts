@@ -1,4 +1,4 @@
-/** What the recall tests share: the call itself, batch seeding and the score formula. */
+/** What the recall tests share: the call itself and the score formula. */
 import { expectStatus, type Json, type Wallet } from "../../helpers";
 
 export async function recall(w: Wallet, body: Record<string, unknown>): Promise<Json> {
