@@ -30,7 +30,7 @@ export default defineConfig({
                 FAKE_OPENAI_URL: inject("fakeOpenAiUrl"),
                 // The anvil chain of the payment tests (JSON, scripts/local-chain.ts). The Worker's
                 // own X402_* settings stay at their defaults (Base, payments off) for the suite;
-                // test/payment.test.ts points a Worker at the chain by passing it X402_* itself.
+                // test/payment/chain.ts points a Worker at the chain by passing it X402_* itself.
                 LOCAL_CHAIN: inject("localChain"),
                 // bge-small-en-v1.5 in a local process (scripts/embedder), for the real-model
                 // tests, which pass it to a Worker as EMBEDDING_API_URL; "" and the reason when

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { connectDb, type Db } from "../worker/db/client";
 import { LocalEmbedder } from "../worker/embed/local";
 import { EXACT_SCAN_MAX, indexBacklog, shardOf } from "../worker/memories/ann";
-import { newWallet, sleep, storeNew, type Wallet } from "./helpers";
+import { newWallet, sleep, type Wallet } from "./helpers";
 
 const dbEnv = env as unknown as { DATABASE_URL: string; NEON_WS_PROXY?: string };
 
@@ -52,7 +52,7 @@ const bulkText = (i: number) =>
 /** A wallet of `n` data-layer memories (none indexed), created through one API store. */
 async function largeWallet(n: number) {
   const w = newWallet();
-  const first = await storeNew(w, "the first memory of a large wallet, stored through the API");
+  const first = await w.storeNew("the first memory of a large wallet, stored through the API");
   const embedder = new LocalEmbedder();
   const userId = await withDb(async (db) => {
     const id = await userIdOf(db, w);
@@ -131,7 +131,7 @@ describe("the approximate index and its backlog", () => {
 
   it("leaves small wallets to exact scans", async () => {
     const w = newWallet();
-    await storeNew(w, "a small wallet keeps its rows out of the HNSW index");
+    await w.storeNew("a small wallet keeps its rows out of the HNSW index");
     const userId = await withDb((db) => userIdOf(db, w));
     expect(await withDb((db) => indexBacklog(db, userId))).toBe(0);
     expect(await withDb((db) => counts(db, userId))).toEqual({ indexed: 0, backlog: 1 });
@@ -144,7 +144,7 @@ describe("the approximate index and its backlog", () => {
     );
     expect((a ?? 0) + (b ?? 0)).toBe(EXACT_SCAN_MAX + 51);
 
-    const id = await storeNew(w, "stored after the wallet was indexed: the indexer takes it next");
+    const id = await w.storeNew("stored after the wallet was indexed: the indexer takes it next");
     let ann = false;
     for (let i = 0; i < 100 && !ann; i++) {
       const r = await withDb((db) =>

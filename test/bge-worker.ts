@@ -4,12 +4,11 @@
  * pointed at the local bge-small-en-v1.5 process of the global setup, exactly as
  * `npm run dev` configures it, with the suite's database and Durable Objects.
  */
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { WORKERS_AI_EMBEDDING_MODEL } from "../worker/embed/workers-ai";
 import type { Env } from "../worker/env";
-import worker from "../worker/index";
 import { newWallet, type WorkerFetch } from "./helpers";
+import { workerWith } from "./worker-with";
 
 export const BGE_MODEL = WORKERS_AI_EMBEDDING_MODEL;
 
@@ -30,13 +29,8 @@ function bgeEnv(): Env {
   };
 }
 
-export const bgeFetch: WorkerFetch = async (url, init) => {
-  const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(url, init), bgeEnv(), ctx);
-  // Recall's access counting runs after the response: let it finish before the next call.
-  await waitOnExecutionContext(ctx);
-  return res;
-};
+/** The bindings are read per call: without the model, a call fails saying why. */
+export const bgeFetch: WorkerFetch = (url, init) => workerWith(bgeEnv())(url, init);
 
 /** A fresh wallet talking to the bge Worker. */
 export const bgeWallet = () => newWallet(bgeFetch);

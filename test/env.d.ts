@@ -2,6 +2,9 @@
 // as Cloudflare.Env; vitest.config.ts supplies them (METER comes from wrangler.toml).
 declare namespace Cloudflare {
   interface Env {
+    /** The suite's Postgres, for what the API cannot do (test/db.ts); "" for no WebSocket proxy. */
+    DATABASE_URL: string;
+    NEON_WS_PROXY: string;
     FAKE_OPENAI_URL: string;
     /** JSON of the local chain (scripts/local-chain.ts LocalChain without stop). */
     LOCAL_CHAIN: string;

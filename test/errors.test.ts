@@ -1,22 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type ApiResponse, expectError, MISSING_ID, newWallet, request, signAuth } from "./helpers";
-
-const issuePaths = (res: ApiResponse) =>
-  (res.body.error.details.issues as Array<{ path: string; message: string }>).map((i) => i.path);
-
-/** Sends a raw body with the wallet's signature and the given headers. */
-async function rawAs(
-  w: ReturnType<typeof newWallet>,
-  method: string,
-  path: string,
-  rawBody: string | undefined,
-  headers: Record<string, string> = {},
-) {
-  return request(method, path, {
-    rawBody,
-    headers: { "x-wallet-auth": await signAuth(w.account), ...headers },
-  });
-}
+import {
+  type ApiResponse,
+  expectError,
+  issuePaths,
+  MISSING_ID,
+  newWallet,
+  request,
+} from "./helpers";
 
 describe("unknown routes", () => {
   it("answers 404 NOT_FOUND in JSON for an unknown path", async () => {
@@ -61,13 +51,11 @@ describe("request bodies", () => {
   it("answers 422 VALIDATION_ERROR for malformed JSON", async () => {
     const w = newWallet();
     for (const raw of ['{"content": "unterminated', "{content: 'x'}", "not json at all", "[1,2"]) {
-      const res = await rawAs(w, "POST", "/v1/store", raw, { "content-type": "application/json" });
+      const res = await w.raw("POST", "/v1/store", raw);
       expect(res.status, raw).toBe(422);
       expectError(res, 422, "VALIDATION_ERROR");
     }
-    const batch = await rawAs(w, "POST", "/v1/store/batch", "{", {
-      "content-type": "application/json",
-    });
+    const batch = await w.raw("POST", "/v1/store/batch", "{");
     expectError(batch, 422, "VALIDATION_ERROR");
     const session = await request("POST", "/auth/session", {
       rawBody: "{]",
@@ -80,29 +68,20 @@ describe("request bodies", () => {
 
   it("answers 422 when a JSON endpoint gets no body or a non-object body", async () => {
     const w = newWallet();
-    expectError(await rawAs(w, "POST", "/v1/store", undefined), 422, "VALIDATION_ERROR");
-    expectError(
-      await rawAs(w, "POST", "/v1/store", "", { "content-type": "application/json" }),
-      422,
-      "VALIDATION_ERROR",
-    );
-    expectError(
-      await rawAs(w, "POST", "/v1/store", "[]", { "content-type": "application/json" }),
-      422,
-      "VALIDATION_ERROR",
-    );
-    expectError(
-      await rawAs(w, "POST", "/v1/store", '"just a string"', {
-        "content-type": "application/json",
-      }),
-      422,
-      "VALIDATION_ERROR",
-    );
+    expectError(await w.raw("POST", "/v1/store", undefined, {}), 422, "VALIDATION_ERROR");
+    expectError(await w.raw("POST", "/v1/store", ""), 422, "VALIDATION_ERROR");
+    expectError(await w.raw("POST", "/v1/store", "[]"), 422, "VALIDATION_ERROR");
+    expectError(await w.raw("POST", "/v1/store", '"just a string"'), 422, "VALIDATION_ERROR");
   });
 
   it("accepts a JSON body sent without a Content-Type header", async () => {
     const w = newWallet();
-    const res = await rawAs(w, "POST", "/v1/store", JSON.stringify({ content: "no content type" }));
+    const res = await w.raw(
+      "POST",
+      "/v1/store",
+      JSON.stringify({ content: "no content type" }),
+      {},
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const got = await w.get(`/v1/memories/${res.body.id}`);
     expect(got.status).toBe(200);
@@ -111,43 +90,32 @@ describe("request bodies", () => {
 
   it("accepts a JSON body sent as text/plain or form-encoded", async () => {
     const w = newWallet();
-    const plain = await rawAs(
-      w,
-      "POST",
-      "/v1/store",
-      JSON.stringify({ content: "sent as text plain" }),
-      { "content-type": "text/plain" },
-    );
-    expect(plain.status, JSON.stringify(plain.body)).toBe(201);
-    const form = await rawAs(
-      w,
-      "POST",
-      "/v1/store",
-      JSON.stringify({ content: "sent as curl's default form type" }),
-      { "content-type": "application/x-www-form-urlencoded" },
-    );
-    expect(form.status, JSON.stringify(form.body)).toBe(201);
+    // text/plain, and curl's default form type.
+    for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
+      const body = JSON.stringify({ content: `sent as ${type}` });
+      const res = await w.raw("POST", "/v1/store", body, { "content-type": type });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
     expect((await w.get("/v1/memories/count")).body.count).toBe(2);
   });
 
   it("accepts GET and DELETE with Content-Type: application/json and no body (the CLI)", async () => {
     const w = newWallet();
     const id = await w.store("cli style requests");
-    const json = { "content-type": "application/json" };
 
-    const one = await rawAs(w, "GET", `/v1/memories/${id}`, undefined, json);
+    const one = await w.raw("GET", `/v1/memories/${id}`);
     expect(one.status).toBe(200);
     expect(one.body.id).toBe(id);
 
-    const list = await rawAs(w, "GET", "/v1/memories", undefined, json);
+    const list = await w.raw("GET", "/v1/memories");
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(1);
 
-    const deleted = await rawAs(w, "DELETE", `/v1/memories/${id}`, undefined, json);
+    const deleted = await w.raw("DELETE", `/v1/memories/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ deleted: true, id });
 
-    const gone = await rawAs(w, "GET", `/v1/memories/${id}`, undefined, json);
+    const gone = await w.raw("GET", `/v1/memories/${id}`);
     expectError(gone, 404, "NOT_FOUND");
   });
 
@@ -180,9 +148,7 @@ describe("request bodies", () => {
 
   it("refuses a raw NUL byte in the body with 422", async () => {
     const w = newWallet();
-    const res = await rawAs(w, "POST", "/v1/store", '{"content": "raw\u0000nul"}', {
-      "content-type": "application/json",
-    });
+    const res = await w.raw("POST", "/v1/store", '{"content": "raw\u0000nul"}');
     expectError(res, 422, "VALIDATION_ERROR");
   });
 });
@@ -282,7 +248,7 @@ describe("error bodies", () => {
       await request("HEAD", "/nope"),
       await w.get(`/v1/memories/${id}`),
       await w.get("/v1/memories/%ZZ"),
-      await rawAs(w, "POST", "/v1/store", "{{{", { "content-type": "application/json" }),
+      await w.raw("POST", "/v1/store", "{{{"),
       await request("POST", "/auth/session", { body: { address: "x" } }),
     ];
     for (const [i, res] of responses.entries()) {

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BGE_MODEL, bgeFetch } from "./bge-worker";
-import { type ApiResponse, expectError, newWallet, request, type Wallet } from "./helpers";
-
-const unique = (label = "note") => `${label} ${crypto.randomUUID()} ${crypto.randomUUID()}`;
-
-const count = async (w: Wallet): Promise<number> => (await w.get("/v1/memories/count")).body.count;
-
-const issuePaths = (res: ApiResponse) =>
-  (res.body.error.details.issues as Array<{ path: string }>).map((i) => i.path);
+import { expectError, issuePaths, newWallet, request, uniqueText } from "./helpers";
 
 describe("GET /health", () => {
   it("answers 200 with status ok and needs no auth", async () => {
@@ -94,15 +87,15 @@ describe("POST /v1/import", () => {
   it("imports memories and answers 201 with imported and skipped", async () => {
     const w = newWallet();
     const memories = [
-      { content: unique("one"), importance: 0.9, tags: ["imported"] },
-      { content: unique("two"), namespace: "archive", memory_type: "decision" },
-      { content: unique("three"), metadata: { source: "export" } },
+      { content: uniqueText("one"), importance: 0.9, tags: ["imported"] },
+      { content: uniqueText("two"), namespace: "archive", memory_type: "decision" },
+      { content: uniqueText("three"), metadata: { source: "export" } },
     ];
     const res = await w.post("/v1/import", { memories });
     expect(res.status).toBe(201);
     expect(res.body.imported).toBe(3);
     expect(res.body.skipped).toBe(0);
-    expect(await count(w)).toBe(3);
+    expect(await w.memoryCount()).toBe(3);
 
     const list = await w.get("/v1/memories?limit=100");
     const byContent = new Map(
@@ -124,10 +117,10 @@ describe("POST /v1/import", () => {
   it("skips every memory on a second import of the same memories", async () => {
     const w = newWallet();
     const memories = [
-      { content: unique("a") },
-      { content: unique("b") },
-      { content: unique("c"), namespace: "other" },
-      { content: unique("d") },
+      { content: uniqueText("a") },
+      { content: uniqueText("b") },
+      { content: uniqueText("c"), namespace: "other" },
+      { content: uniqueText("d") },
     ];
     const first = await w.post("/v1/import", { memories });
     expect(first.status).toBe(201);
@@ -138,49 +131,49 @@ describe("POST /v1/import", () => {
     expect(again.status).toBe(201);
     expect(again.body.imported).toBe(0);
     expect(again.body.skipped).toBe(4);
-    expect(await count(w)).toBe(4);
+    expect(await w.memoryCount()).toBe(4);
   });
 
   it("imports the new memories of a partly known set and skips the rest", async () => {
     const w = newWallet();
-    const known = { content: unique("known") };
+    const known = { content: uniqueText("known") };
     await w.post("/v1/import", { memories: [known] });
     const res = await w.post("/v1/import", {
-      memories: [known, { content: unique("fresh1") }, { content: unique("fresh2") }],
+      memories: [known, { content: uniqueText("fresh1") }, { content: uniqueText("fresh2") }],
     });
     expect(res.body.imported).toBe(2);
     expect(res.body.skipped).toBe(1);
-    expect(await count(w)).toBe(3);
+    expect(await w.memoryCount()).toBe(3);
   });
 
   it("counts a duplicate inside one import as skipped", async () => {
     const w = newWallet();
-    const text = unique("twice");
+    const text = uniqueText("twice");
     const res = await w.post("/v1/import", { memories: [{ content: text }, { content: text }] });
     expect(res.body.imported).toBe(1);
     expect(res.body.skipped).toBe(1);
-    expect(await count(w)).toBe(1);
+    expect(await w.memoryCount()).toBe(1);
   });
 
   it("accepts more than the 100 items of batch store", async () => {
     const w = newWallet();
-    const memories = Array.from({ length: 150 }, () => ({ content: unique() }));
+    const memories = Array.from({ length: 150 }, () => ({ content: uniqueText() }));
     const res = await w.post("/v1/import", { memories });
     expect(res.status).toBe(201);
     expect(res.body.imported).toBe(150);
-    expect(await count(w)).toBe(150);
+    expect(await w.memoryCount()).toBe(150);
   });
 
   it("never skips because of another wallet's memories", async () => {
     const a = newWallet();
     const b = newWallet();
-    const memories = [{ content: unique("x") }, { content: unique("y") }];
+    const memories = [{ content: uniqueText("x") }, { content: uniqueText("y") }];
     await a.post("/v1/import", { memories });
     const res = await b.post("/v1/import", { memories });
     expect(res.body.imported).toBe(2);
     expect(res.body.skipped).toBe(0);
-    expect(await count(a)).toBe(2);
-    expect(await count(b)).toBe(2);
+    expect(await a.memoryCount()).toBe(2);
+    expect(await b.memoryCount()).toBe(2);
   });
 
   it("rejects an empty list or an invalid item with 422 and imports nothing", async () => {
@@ -188,11 +181,11 @@ describe("POST /v1/import", () => {
     expectError(await w.post("/v1/import", { memories: [] }), 422, "VALIDATION_ERROR");
     expectError(await w.post("/v1/import", {}), 422, "VALIDATION_ERROR");
     const bad = await w.post("/v1/import", {
-      memories: [{ content: unique() }, { content: "" }],
+      memories: [{ content: uniqueText() }, { content: "" }],
     });
     expectError(bad, 422, "VALIDATION_ERROR");
     expect(issuePaths(bad)).toEqual(["memories.1.content"]);
-    expect(await count(w)).toBe(0);
+    expect(await w.memoryCount()).toBe(0);
   });
 
   it("requires wallet auth", async () => {

@@ -38,6 +38,28 @@ const freshIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}:${crypt
 const fromIp = (ip: string, method: string, path: string, extra: Record<string, unknown> = {}) =>
   request(method, path, { ...extra, headers: { "cf-connecting-ip": ip } });
 
+/**
+ * The 429 of a `limit`-per-minute window that ends at `resetAt`, refused 10 s into it (the
+ * frozen clock): the documented body, Retry-After and the limit headers.
+ */
+function expectRateLimited(refused: ApiResponse, limit: number, resetAt: number) {
+  expect(refused.status).toBe(429);
+  expect(refused.body).toEqual({
+    error: {
+      code: "RATE_LIMIT_EXCEEDED",
+      message: expect.any(String),
+      details: { limit, reset_at: new Date(resetAt * 1000).toISOString() },
+      request_id: expect.any(String),
+    },
+  });
+  expect(refused.headers.get("retry-after")).toBe("50");
+  expect(limitHeaders(refused)).toEqual({
+    limit: String(limit),
+    remaining: "0",
+    reset: String(resetAt),
+  });
+}
+
 const withIp = (w: Wallet, ip: string, method: string, path: string, body?: unknown) =>
   w.call(method, path, body, { "cf-connecting-ip": ip });
 
@@ -55,17 +77,7 @@ describe("100 requests per minute per wallet", () => {
     }
 
     const refused = await w.get("/v1/memories");
-    expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({
-      error: {
-        code: "RATE_LIMIT_EXCEEDED",
-        message: expect.any(String),
-        details: { limit: 100, reset_at: new Date(resetAt * 1000).toISOString() },
-        request_id: expect.any(String),
-      },
-    });
-    expect(refused.headers.get("retry-after")).toBe("50");
-    expect(limitHeaders(refused)).toEqual({ limit: "100", remaining: "0", reset: String(resetAt) });
+    expectRateLimited(refused, 100, resetAt);
     expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
 
     // Refused on every path and method, paid ones included, and whatever the auth method.
@@ -130,16 +142,7 @@ describe("10 requests per minute for extract and consolidate", () => {
         reset: String(resetAt),
       });
     }
-    const refused = await w.post("/v1/memories/extract", { text: "one too many" });
-    expect(refused.status).toBe(429);
-    expect(refused.body.error).toEqual({
-      code: "RATE_LIMIT_EXCEEDED",
-      message: expect.any(String),
-      details: { limit: 10, reset_at: new Date(resetAt * 1000).toISOString() },
-      request_id: expect.any(String),
-    });
-    expect(refused.headers.get("retry-after")).toBe("50");
-    expect(limitHeaders(refused)).toEqual({ limit: "10", remaining: "0", reset: String(resetAt) });
+    expectRateLimited(await w.post("/v1/memories/extract", { text: "one too many" }), 10, resetAt);
     // Consolidate shares the bucket.
     expect((await w.post("/v1/memories/consolidate", {})).status).toBe(429);
 
@@ -177,11 +180,7 @@ describe("X-RateLimit-* headers on every response", () => {
       await w.post("/v1/store", {}),
       await w.call("POST", "/v1/store", undefined, { "content-type": "application/json" }),
     ];
-    const raw = await request("POST", "/v1/store", {
-      rawBody: "{not json",
-      headers: { "x-wallet-auth": await signAuth(w.account), "content-type": "application/json" },
-    });
-    answers.push(raw);
+    answers.push(await w.raw("POST", "/v1/store", "{not json"));
     expect(answers.map((r) => r.status)).toEqual([200, 404, 404, 422, 422, 422]);
     answers.forEach((r, i) => {
       expect(limitHeaders(r), `answer ${i}`).toEqual({

@@ -14,20 +14,12 @@ import {
   toImportItem,
 } from "../../console/src/transfer";
 import { type ExportedMemory, toCsv } from "../../worker/memories/export-format";
+import { MEMORY_DEFAULTS } from "../fixtures";
 
 const exported = (fields: Partial<ExportedMemory>): ExportedMemory => ({
+  ...MEMORY_DEFAULTS,
   id: "7d3c1a52-0f0e-4a43-9b1c-0a1b2c3d4e5f",
-  namespace: "default",
   content: "content",
-  metadata: {},
-  tags: [],
-  importance: 0.5,
-  memory_type: "general",
-  session_id: null,
-  agent_id: null,
-  pinned: false,
-  immutable: false,
-  expires_at: null,
   created_at: "2026-01-02T03:04:05.000Z",
   updated_at: "2026-01-02T03:04:05.000Z",
   access_count: 3,

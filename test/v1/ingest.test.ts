@@ -34,12 +34,6 @@ async function ingest(w: Wallet, body: Record<string, unknown>): Promise<Json> {
   return res.body;
 }
 
-async function relationsOf(w: Wallet, id: string): Promise<Json[]> {
-  const res = await w.get(`/v1/memories/${id}/relations`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.relations;
-}
-
 async function similarity(a: string, b: string): Promise<number> {
   const { vectors } = await embedder.embed([a, b]);
   return cosine(vectors[0] ?? [], vectors[1] ?? []);
@@ -175,7 +169,7 @@ describe("POST /v1/ingest", () => {
     expect(body.relations_created).toBe(3);
     const [newId, helixId] = body.memory_ids as string[];
 
-    const rels = await relationsOf(w, newId as string);
+    const rels = await w.relationsOf(newId as string);
     expect(rels).toHaveLength(3);
     for (const r of rels) {
       expect(r).toMatchObject({
@@ -185,10 +179,10 @@ describe("POST /v1/ingest", () => {
       });
     }
     expect(rels.map((r) => r.target_id).sort()).toEqual(ids.slice(0, 3).sort());
-    expect(await relationsOf(w, helixId as string)).toEqual([]);
-    expect(await relationsOf(w, unrelatedId)).toEqual([]);
-    expect(await relationsOf(w, other)).toEqual([]);
-    const incoming = await relationsOf(w, ids[0] as string);
+    expect(await w.relationsOf(helixId as string)).toEqual([]);
+    expect(await w.relationsOf(unrelatedId)).toEqual([]);
+    expect(await w.relationsOf(other)).toEqual([]);
+    const incoming = await w.relationsOf(ids[0] as string);
     expect(incoming).toHaveLength(1);
     expect(incoming[0]).toMatchObject({ source_id: newId, direction: "incoming" });
   });
@@ -209,7 +203,7 @@ describe("POST /v1/ingest", () => {
     const [newId] = body.memory_ids as string[];
     expect(newId).not.toBe(existingId);
     expect((await w.get(`/v1/memories/${newId}`)).body.content).toBe(fact);
-    const rels = await relationsOf(w, newId as string);
+    const rels = await w.relationsOf(newId as string);
     expect(rels).toHaveLength(1);
     expect(rels[0]).toMatchObject({
       source_id: newId,
@@ -230,7 +224,7 @@ describe("POST /v1/ingest", () => {
     const body = await ingest(b, { text: `${first}. ${second}.`, auto_relate: true });
     expect(body.facts_stored).toBe(2);
     expect(body.relations_created).toBe(0);
-    for (const id of body.memory_ids) expect(await relationsOf(b, id)).toEqual([]);
+    for (const id of body.memory_ids) expect(await b.relationsOf(id)).toEqual([]);
   });
 });
 

@@ -1,33 +1,10 @@
-/** Per-wallet overviews: GET /v1/namespaces and GET /v1/stats. */
+/** GET /v1/stats: exact figures over the wallet's live memories and relations. */
 import { describe, expect, it } from "vitest";
-import {
-  expectError,
-  type Json,
-  newWallet,
-  request,
-  sleep,
-  storeNew,
-  type Wallet,
-} from "../helpers";
+import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
 
-/** Stores one memory and checks it made a new record (not merged into an earlier one). */
-
-async function getOk(w: Wallet, path: string): Promise<Json> {
-  const res = await w.get(path);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
-
+/** The memory's created_at as the API reports it. */
 const createdAt = async (w: Wallet, id: string): Promise<string> =>
-  (await getOk(w, `/v1/memories/${id}`)).created_at;
-
-async function relate(w: Wallet, source: string, target: string) {
-  const res = await w.post(`/v1/memories/${source}/relations`, {
-    target_id: target,
-    relation_type: "related_to",
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-}
+  (await w.getMemory(id)).created_at;
 
 const EMPTY_STATS = {
   total_memories: 0,
@@ -42,109 +19,20 @@ const EMPTY_STATS = {
   total_relations: 0,
 };
 
-describe("GET /v1/namespaces", () => {
-  it("lists each namespace with its count and newest memory time, sorted by name", async () => {
-    const w = newWallet();
-    await storeNew(w, "Quarterly revenue grew by eight percent", { namespace: "work" });
-    const home1 = await storeNew(w, "The boiler needs servicing before winter", {
-      namespace: "home",
-    });
-    const def = await storeNew(w, "Favourite colour is teal");
-    await sleep(5);
-    const work2 = await storeNew(w, "Hiring plan approved for two engineers", {
-      namespace: "work",
-    });
-
-    const body = await getOk(w, "/v1/namespaces");
-    expect(body).toEqual({
-      namespaces: [
-        { name: "default", count: 1, last_memory_at: await createdAt(w, def) },
-        { name: "home", count: 1, last_memory_at: await createdAt(w, home1) },
-        { name: "work", count: 2, last_memory_at: await createdAt(w, work2) },
-      ],
-      total: 3,
-    });
-  });
-
-  it("filters by agent_id", async () => {
-    const w = newWallet();
-    const a1 = await storeNew(w, "Scraped the pricing page of the competitor", {
-      namespace: "research",
-      agent_id: "crawler",
-    });
-    await storeNew(w, "Summarised the meeting transcript for Alex", {
-      namespace: "research",
-      agent_id: "scribe",
-    });
-    const a3 = await storeNew(w, "Fetched the weather forecast for Lisbon", {
-      namespace: "travel",
-      agent_id: "crawler",
-    });
-    await storeNew(w, "No agent wrote this memory about violins");
-
-    expect(await getOk(w, "/v1/namespaces?agent_id=crawler")).toEqual({
-      namespaces: [
-        { name: "research", count: 1, last_memory_at: await createdAt(w, a1) },
-        { name: "travel", count: 1, last_memory_at: await createdAt(w, a3) },
-      ],
-      total: 2,
-    });
-    const scribe = await getOk(w, "/v1/namespaces?agent_id=scribe");
-    expect(scribe.namespaces.map((n: Json) => [n.name, n.count])).toEqual([["research", 1]]);
-    expect(scribe.total).toBe(1);
-    expect(await getOk(w, "/v1/namespaces?agent_id=nobody")).toEqual({
-      namespaces: [],
-      total: 0,
-    });
-    const all = await getOk(w, "/v1/namespaces");
-    expect(all.namespaces.map((n: Json) => [n.name, n.count])).toEqual([
-      ["default", 1],
-      ["research", 2],
-      ["travel", 1],
-    ]);
-  });
-
-  it("does not count deleted memories", async () => {
-    const w = newWallet();
-    const only = await storeNew(w, "Temporary note about the parking garage", {
-      namespace: "scratch",
-    });
-    const keep = await storeNew(w, "Grocery list: eggs, flour, butter", { namespace: "lists" });
-    const drop = await storeNew(w, "Packing list: passport, charger, socks", {
-      namespace: "lists",
-    });
-    expect((await getOk(w, "/v1/namespaces")).total).toBe(2);
-    expect((await w.del(`/v1/memories/${only}`)).status).toBe(200);
-    expect((await w.del(`/v1/memories/${drop}`)).status).toBe(200);
-    expect(await getOk(w, "/v1/namespaces")).toEqual({
-      namespaces: [{ name: "lists", count: 1, last_memory_at: await createdAt(w, keep) }],
-      total: 1,
-    });
-  });
-
-  it("is empty for a fresh wallet and never shows another wallet's namespaces", async () => {
-    const a = newWallet();
-    const b = newWallet();
-    expect(await getOk(a, "/v1/namespaces")).toEqual({ namespaces: [], total: 0 });
-    await storeNew(a, "Private diary entry about the hiking trip", { namespace: "diary" });
-    const theirs = await storeNew(b, "Shared shopping list for the party", {
-      namespace: "party",
-    });
-    expect(await getOk(b, "/v1/namespaces")).toEqual({
-      namespaces: [{ name: "party", count: 1, last_memory_at: await createdAt(b, theirs) }],
-      total: 1,
-    });
-    expect((await getOk(a, "/v1/namespaces")).namespaces.map((n: Json) => n.name)).toEqual([
-      "diary",
-    ]);
-  });
-
-  it("rejects an over-long agent_id and requires authentication", async () => {
-    const w = newWallet();
-    expectError(await w.get(`/v1/namespaces?agent_id=${"x".repeat(256)}`), 422, "VALIDATION_ERROR");
-    expectError(await request("GET", "/v1/namespaces"), 401, "UNAUTHORIZED");
-  });
-});
+/** The stats of a wallet whose one live memory is unpinned, never accessed and in "default". */
+async function oneMemoryStats(w: Wallet, id: string, importance: number, memoryType: string) {
+  const created = await createdAt(w, id);
+  return {
+    ...EMPTY_STATS,
+    total_memories: 1,
+    never_accessed: 1,
+    avg_importance: importance,
+    oldest_memory: created,
+    newest_memory: created,
+    by_type: [{ memory_type: memoryType, count: 1 }],
+    by_namespace: [{ namespace: "default", count: 1 }],
+  };
+}
 
 describe("GET /v1/stats", () => {
   /**
@@ -152,37 +40,37 @@ describe("GET /v1/stats", () => {
    * pinned one that is deleted; three relations, one of them to the deleted memory.
    */
   async function seed(w: Wallet) {
-    const m1 = await storeNew(w, "Use Postgres for the analytics warehouse", {
+    const m1 = await w.storeNew("Use Postgres for the analytics warehouse", {
       namespace: "alpha",
       memory_type: "decision",
       importance: 0.25,
       pinned: true,
     });
     await sleep(5);
-    const m2 = await storeNew(w, "Adopt trunk-based development next quarter", {
+    const m2 = await w.storeNew("Adopt trunk-based development next quarter", {
       namespace: "alpha",
       memory_type: "decision",
       importance: 0.5,
     });
     await sleep(5);
-    const m3 = await storeNew(w, "Likes window seats on long flights", {
+    const m3 = await w.storeNew("Likes window seats on long flights", {
       namespace: "beta",
       memory_type: "preference",
       importance: 0.75,
       pinned: true,
     });
     await sleep(5);
-    const m4 = await storeNew(w, "The office closes early on Fridays in August", {
+    const m4 = await w.storeNew("The office closes early on Fridays in August", {
       importance: 1,
     });
-    const m5 = await storeNew(w, "Saw a heron at the pond this morning", {
+    const m5 = await w.storeNew("Saw a heron at the pond this morning", {
       namespace: "beta",
       memory_type: "observation",
       pinned: true,
     });
-    await relate(w, m1, m2);
-    await relate(w, m3, m4);
-    await relate(w, m1, m5);
+    await w.relate(m1, m2);
+    await w.relate(m3, m4);
+    await w.relate(m1, m5);
     expect((await w.del(`/v1/memories/${m5}`)).status).toBe(200);
     return { m1, m2, m3, m4, m5 };
   }
@@ -190,7 +78,7 @@ describe("GET /v1/stats", () => {
   it("reports exact figures for the wallet's live memories", async () => {
     const w = newWallet();
     const { m1, m4 } = await seed(w);
-    expect(await getOk(w, "/v1/stats")).toEqual({
+    expect(await w.getOk("/v1/stats")).toEqual({
       total_memories: 4,
       pinned_count: 2,
       never_accessed: 4,
@@ -215,7 +103,7 @@ describe("GET /v1/stats", () => {
   it("filters by namespace", async () => {
     const w = newWallet();
     const { m1, m2, m3 } = await seed(w);
-    expect(await getOk(w, "/v1/stats?namespace=alpha")).toEqual({
+    expect(await w.getOk("/v1/stats?namespace=alpha")).toEqual({
       total_memories: 2,
       pinned_count: 1,
       never_accessed: 2,
@@ -227,22 +115,22 @@ describe("GET /v1/stats", () => {
       by_namespace: [{ namespace: "alpha", count: 2 }],
       total_relations: 1,
     });
-    const beta = await getOk(w, "/v1/stats?namespace=beta");
+    const beta = await w.getOk("/v1/stats?namespace=beta");
     expect(beta.total_memories).toBe(1);
     expect(beta.pinned_count).toBe(1);
     expect(beta.avg_importance).toBe(0.75);
     expect(beta.oldest_memory).toBe(await createdAt(w, m3));
     expect(beta.newest_memory).toBe(beta.oldest_memory);
     expect(beta.by_type).toEqual([{ memory_type: "preference", count: 1 }]);
-    expect(await getOk(w, "/v1/stats?namespace=nothing-here")).toEqual(EMPTY_STATS);
+    expect(await w.getOk("/v1/stats?namespace=nothing-here")).toEqual(EMPTY_STATS);
   });
 
   it("counts accesses made by recall", async () => {
     const w = newWallet();
-    const target = await storeNew(w, "Marmalade is made from bitter Seville oranges", {
+    const target = await w.storeNew("Marmalade is made from bitter Seville oranges", {
       importance: 0.5,
     });
-    await storeNew(w, "Tram line four runs every twelve minutes", { importance: 0.5 });
+    await w.storeNew("Tram line four runs every twelve minutes", { importance: 0.5 });
     for (let i = 0; i < 2; i++) {
       const res = await w.post("/v1/recall", {
         query: "Marmalade is made from bitter Seville oranges",
@@ -252,11 +140,8 @@ describe("GET /v1/stats", () => {
       expect(res.body.memories.map((m: Json) => m.id)).toEqual([target]);
     }
     // Access is recorded after the response: wait until both are visible.
-    for (let i = 0; i < 50; i++) {
-      if ((await getOk(w, `/v1/memories/${target}`)).access_count === 2) break;
-      await sleep(100);
-    }
-    const stats = await getOk(w, "/v1/stats");
+    await w.memoryAfterAccesses(target, 2);
+    const stats = await w.getOk("/v1/stats");
     expect(stats.total_memories).toBe(2);
     expect(stats.total_accesses).toBe(2);
     expect(stats.never_accessed).toBe(1);
@@ -271,34 +156,23 @@ describe("GET /v1/stats", () => {
 
   it("stops counting a memory once it is deleted or expired", async () => {
     const w = newWallet();
-    const a = await storeNew(w, "Renew the car insurance before March", { importance: 0.2 });
-    const b = await storeNew(w, "The cinema ticket code is 4471", {
+    const a = await w.storeNew("Renew the car insurance before March", { importance: 0.2 });
+    const b = await w.storeNew("The cinema ticket code is 4471", {
       importance: 0.4,
       expires_at: new Date(Date.now() + 2000).toISOString(),
     });
-    const c = await storeNew(w, "Water the ferns twice a week", { importance: 1, pinned: true });
-    await relate(w, a, b);
-    await relate(w, c, a);
-    const before = await getOk(w, "/v1/stats");
+    const c = await w.storeNew("Water the ferns twice a week", { importance: 1, pinned: true });
+    await w.relate(a, b);
+    await w.relate(c, a);
+    const before = await w.getOk("/v1/stats");
     expect(before.total_memories).toBe(3);
     expect(before.total_relations).toBe(2);
 
     expect((await w.del(`/v1/memories/${c}`)).status).toBe(200);
     await sleep(2500);
-    const after = await getOk(w, "/v1/stats");
-    expect(after).toEqual({
-      total_memories: 1,
-      pinned_count: 0,
-      never_accessed: 1,
-      total_accesses: 0,
-      avg_importance: 0.2,
-      oldest_memory: await createdAt(w, a),
-      newest_memory: await createdAt(w, a),
-      by_type: [{ memory_type: "general", count: 1 }],
-      by_namespace: [{ namespace: "default", count: 1 }],
-      total_relations: 0,
-    });
-    expect(await getOk(w, "/v1/namespaces")).toEqual({
+    const after = await w.getOk("/v1/stats");
+    expect(after).toEqual(await oneMemoryStats(w, a, 0.2, "general"));
+    expect(await w.getOk("/v1/namespaces")).toEqual({
       namespaces: [{ name: "default", count: 1, last_memory_at: await createdAt(w, a) }],
       total: 1,
     });
@@ -308,25 +182,13 @@ describe("GET /v1/stats", () => {
     const a = newWallet();
     const b = newWallet();
     await seed(a);
-    const x = await storeNew(b, "Borrowed a drill from the neighbour on Sunday", {
+    const x = await b.storeNew("Borrowed a drill from the neighbour on Sunday", {
       importance: 0.9,
       memory_type: "project",
     });
-    const stats = await getOk(b, "/v1/stats");
-    expect(stats).toEqual({
-      total_memories: 1,
-      pinned_count: 0,
-      never_accessed: 1,
-      total_accesses: 0,
-      avg_importance: 0.9,
-      oldest_memory: await createdAt(b, x),
-      newest_memory: await createdAt(b, x),
-      by_type: [{ memory_type: "project", count: 1 }],
-      by_namespace: [{ namespace: "default", count: 1 }],
-      total_relations: 0,
-    });
-    expect(await getOk(b, "/v1/stats?namespace=alpha")).toEqual(EMPTY_STATS);
-    expect((await getOk(a, "/v1/stats")).total_memories).toBe(4);
+    expect(await b.getOk("/v1/stats")).toEqual(await oneMemoryStats(b, x, 0.9, "project"));
+    expect(await b.getOk("/v1/stats?namespace=alpha")).toEqual(EMPTY_STATS);
+    expect((await a.getOk("/v1/stats")).total_memories).toBe(4);
   });
 
   it("rejects an over-long namespace and requires authentication", async () => {

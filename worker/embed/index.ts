@@ -1,5 +1,5 @@
 import type { Config, Env } from "../env";
-import { ApiError } from "../errors";
+import { requireAiBinding, requireApiUrl } from "../lib/provider-settings";
 import type { Embedder } from "./embedder";
 import { LocalEmbedder } from "./local";
 import { OpenAiEmbedder } from "./openai";
@@ -20,22 +20,10 @@ export function createEmbedder(config: Config, env: Env): Embedder {
     case "local":
       return local;
     case "workers-ai":
-      if (!env.AI) {
-        throw new ApiError(
-          "INTERNAL_ERROR",
-          'EMBEDDER is "workers-ai" but the Worker has no AI binding (add [ai] binding = "AI" to wrangler.toml)',
-        );
-      }
-      return new WorkersAiEmbedder(env.AI);
+      return new WorkersAiEmbedder(requireAiBinding(env, "EMBEDDER"));
     case "openai":
-      if (!config.EMBEDDING_API_URL) {
-        throw new ApiError(
-          "INTERNAL_ERROR",
-          'EMBEDDER is "openai" but EMBEDDING_API_URL is not set (e.g. https://api.openai.com/v1)',
-        );
-      }
       return new OpenAiEmbedder({
-        baseUrl: config.EMBEDDING_API_URL,
+        baseUrl: requireApiUrl(config.EMBEDDING_API_URL, "EMBEDDER", "EMBEDDING_API_URL"),
         apiKey: config.EMBEDDING_API_KEY,
         model: config.EMBEDDING_MODEL ?? DEFAULT_OPENAI_EMBEDDING_MODEL,
       });

@@ -228,8 +228,11 @@ function fnvChar(h: number, c: number): number {
   return Math.imul(h ^ c, 0x01000193) >>> 0;
 }
 
-/** murmur3's finaliser: FNV-1a alone has weak low bits, and the bucket is taken from them. */
-function fmix32(x: number): number {
+/**
+ * murmur3's finaliser: FNV-1a alone has weak low bits, and the bucket is taken from them.
+ * (Tests use it too, to pick filler words well spread and the same on every run.)
+ */
+export function fmix32(x: number): number {
   let h = x;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

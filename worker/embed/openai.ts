@@ -1,28 +1,22 @@
 import { z } from "zod";
 import { ApiError } from "../errors";
-import { postJsonWithRetry } from "../lib/provider-http";
+import {
+  type ProviderHttpOptions,
+  postJsonWithRetry,
+  type RetryingPost,
+  retryingPost,
+} from "../lib/provider-http";
 import { countTokens } from "../lib/tokens";
 import { EMBEDDING_DIMENSIONS, type Embedder, type Embedding } from "./embedder";
 import { normalise } from "./vector";
 
-export interface OpenAiEmbedderOptions {
-  /** Base URL of the API, e.g. https://api.openai.com/v1; "/embeddings" is appended. */
-  baseUrl: string;
-  apiKey?: string;
+/** Defaults: timeout 15 s per attempt, first retry after 200 ms, 3 attempts per batch. */
+export interface OpenAiEmbedderOptions extends ProviderHttpOptions {
   model: string;
-  /** For tests; defaults to the global fetch. */
-  fetch?: typeof fetch;
-  /** First retry delay; later ones double. Default 200 ms. */
-  backoffBaseMs?: number;
-  /** Per-attempt timeout. Default 15 s. */
-  timeoutMs?: number;
-  /** Attempts per batch, the first included. Default 3. */
-  maxAttempts?: number;
 }
 
 /** OpenAI's limit is 2048 inputs per request; 100 keeps each request small and retry cheap. */
 const BATCH_SIZE = 100;
-/** A Retry-After longer than this is shortened to it: a request is waiting on us. */
 
 const responseSchema = z.object({
   data: z.array(
@@ -38,22 +32,16 @@ export class OpenAiEmbedder implements Embedder {
   readonly model: string;
   /** Embedding APIs serve models of meaning. */
   readonly semantic = true;
-  private readonly url: string;
-  private readonly apiKey: string | undefined;
-  private readonly fetchImpl: typeof fetch;
-  private readonly backoffBaseMs: number;
-  private readonly timeoutMs: number;
-  private readonly maxAttempts: number;
+  private readonly http: RetryingPost;
 
   constructor(options: OpenAiEmbedderOptions) {
     this.model = options.model;
-    this.url = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
-    this.apiKey = options.apiKey;
-    // Bound so a bare `fetch` reference isn't called with the wrong `this` (workerd throws).
-    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.backoffBaseMs = options.backoffBaseMs ?? 200;
-    this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+    this.http = retryingPost(options, {
+      path: "/embeddings",
+      timeoutMs: 15_000,
+      backoffBaseMs: 200,
+      fail: providerError,
+    });
   }
 
   async embed(texts: string[]): Promise<Embedding> {
@@ -70,7 +58,8 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   private async embedBatch(batch: string[]): Promise<Embedding> {
-    const json = await this.postWithRetry(
+    const json = await postJsonWithRetry(
+      this.http,
       JSON.stringify({
         model: this.model,
         input: batch,
@@ -98,22 +87,6 @@ export class OpenAiEmbedder implements Embedder {
     const reported = usage?.prompt_tokens ?? usage?.total_tokens;
     const tokens = reported ?? batch.reduce((sum, text) => sum + countTokens(text), 0);
     return { vectors, tokens };
-  }
-
-  /** POSTs, retrying 429, 5xx, timeouts and network errors; returns the parsed JSON body. */
-  private postWithRetry(body: string): Promise<unknown> {
-    return postJsonWithRetry(
-      {
-        url: this.url,
-        apiKey: this.apiKey,
-        fetchImpl: this.fetchImpl,
-        timeoutMs: this.timeoutMs,
-        maxAttempts: this.maxAttempts,
-        backoffBaseMs: this.backoffBaseMs,
-        fail: (reason) => providerError(reason),
-      },
-      body,
-    );
   }
 }
 

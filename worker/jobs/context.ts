@@ -1,4 +1,4 @@
-import type { DomainContext } from "../context";
+import { type DomainContext, domainContext, type Services } from "../context";
 import type { Db, Tx } from "../db/client";
 
 /**
@@ -7,7 +7,7 @@ import type { Db, Tx } from "../db/client";
  * writes commit or roll back with the caller's.
  */
 export function inTransaction(ctx: DomainContext, tx: Tx): DomainContext {
-  return {
+  const services: Services = {
     config: ctx.config,
     // A transaction offers the query API of the database it came from; `$client` (the pool),
     // the one member it lacks, is not used by domain code.
@@ -19,8 +19,6 @@ export function inTransaction(ctx: DomainContext, tx: Tx): DomainContext {
       return ctx.llm;
     },
     afterwards: (key, task) => ctx.afterwards(key, task),
-    wallet: ctx.wallet,
-    userId: ctx.userId,
-    timings: ctx.timings,
   };
+  return domainContext(services, ctx, ctx.timings);
 }

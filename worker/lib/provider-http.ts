@@ -19,6 +19,45 @@ export interface RetryingPost {
   fail: (reason: string, exhausted: boolean) => ApiError;
 }
 
+/** The transport options of an OpenAI-compatible provider (embeddings or chat). */
+export interface ProviderHttpOptions {
+  /** Base URL of the API, e.g. https://api.openai.com/v1; the endpoint's path is appended. */
+  baseUrl: string;
+  apiKey?: string;
+  /** For tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Per-attempt timeout; the provider sets the default. */
+  timeoutMs?: number;
+  /** First retry delay, later ones double; the provider sets the default. */
+  backoffBaseMs?: number;
+  /** Attempts per request, the first included. Default 3. */
+  maxAttempts?: number;
+}
+
+/** The POST settings of one provider endpoint: its path, its defaults and its error. */
+export interface ProviderEndpoint {
+  path: string;
+  timeoutMs: number;
+  backoffBaseMs: number;
+  fail: RetryingPost["fail"];
+}
+
+export function retryingPost(
+  options: ProviderHttpOptions,
+  endpoint: ProviderEndpoint,
+): RetryingPost {
+  return {
+    url: `${options.baseUrl.replace(/\/+$/, "")}${endpoint.path}`,
+    apiKey: options.apiKey,
+    // Bound so a bare `fetch` reference isn't called with the wrong `this` (workerd throws).
+    fetchImpl: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    timeoutMs: options.timeoutMs ?? endpoint.timeoutMs,
+    maxAttempts: Math.max(1, options.maxAttempts ?? 3),
+    backoffBaseMs: options.backoffBaseMs ?? endpoint.backoffBaseMs,
+    fail: endpoint.fail,
+  };
+}
+
 export async function postJsonWithRetry(opts: RetryingPost, body: string): Promise<unknown> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;

@@ -1,5 +1,5 @@
 import type { Config, Env } from "../env";
-import { ApiError } from "../errors";
+import { requireAiBinding, requireApiUrl } from "../lib/provider-settings";
 import { OpenAiChatProvider } from "./openai";
 import type { LlmProvider } from "./provider";
 import { RulesProvider } from "./rules";
@@ -18,22 +18,12 @@ export function createLlmProvider(config: Config, env: Env): LlmProvider {
     case "rules":
       return rules;
     case "workers-ai":
-      if (!env.AI) {
-        throw new ApiError(
-          "INTERNAL_ERROR",
-          'LLM_PROVIDER is "workers-ai" but the Worker has no AI binding (add [ai] binding = "AI" to wrangler.toml)',
-        );
-      }
-      return new WorkersAiProvider(env.AI, { model: config.LLM_MODEL });
+      return new WorkersAiProvider(requireAiBinding(env, "LLM_PROVIDER"), {
+        model: config.LLM_MODEL,
+      });
     case "openai":
-      if (!config.LLM_API_URL) {
-        throw new ApiError(
-          "INTERNAL_ERROR",
-          'LLM_PROVIDER is "openai" but LLM_API_URL is not set (e.g. https://api.openai.com/v1)',
-        );
-      }
       return new OpenAiChatProvider({
-        baseUrl: config.LLM_API_URL,
+        baseUrl: requireApiUrl(config.LLM_API_URL, "LLM_PROVIDER", "LLM_API_URL"),
         apiKey: config.LLM_API_KEY,
         model: config.LLM_MODEL ?? DEFAULT_OPENAI_LLM_MODEL,
       });

@@ -12,27 +12,20 @@
  */
 import { z } from "zod";
 import { ApiError } from "../errors";
-import { postJsonWithRetry } from "../lib/provider-http";
+import {
+  type ProviderHttpOptions,
+  postJsonWithRetry,
+  type RetryingPost,
+  retryingPost,
+} from "../lib/provider-http";
 import { countTokens } from "../lib/tokens";
 import { type Completion, extractionTask, isBlank, runStructured, synthesisTask } from "./prompts";
 import type { ChatMessage, Fact, LlmProvider } from "./provider";
 
-export interface OpenAiChatProviderOptions {
-  /** Base URL of the API, e.g. https://api.openai.com/v1; "/chat/completions" is appended. */
-  baseUrl: string;
-  apiKey?: string;
+/** Defaults: timeout 30 s per attempt, first retry after 250 ms, 3 HTTP attempts per answer. */
+export interface OpenAiChatProviderOptions extends ProviderHttpOptions {
   model: string;
-  /** For tests; defaults to the global fetch. */
-  fetch?: typeof fetch;
-  /** Per-attempt timeout. Default 30 s. */
-  timeoutMs?: number;
-  /** First retry delay; later ones double. Default 250 ms. */
-  backoffBaseMs?: number;
-  /** HTTP attempts per answer, the first included. Default 3. */
-  maxAttempts?: number;
 }
-
-/** A Retry-After longer than this is shortened to it: a request is waiting on us. */
 
 const responseSchema = z.object({
   choices: z
@@ -43,24 +36,19 @@ const responseSchema = z.object({
 
 export class OpenAiChatProvider implements LlmProvider {
   readonly name: string;
-  private readonly url: string;
   private readonly model: string;
-  private readonly apiKey: string | undefined;
-  private readonly fetchImpl: typeof fetch;
-  private readonly timeoutMs: number;
-  private readonly backoffBaseMs: number;
-  private readonly maxAttempts: number;
+  private readonly http: RetryingPost;
 
   constructor(options: OpenAiChatProviderOptions) {
     this.model = options.model;
     this.name = `openai:${options.model}`;
-    this.url = `${options.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-    this.apiKey = options.apiKey;
-    // Bound so a bare `fetch` reference isn't called with the wrong `this` (workerd throws).
-    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.timeoutMs = options.timeoutMs ?? 30_000;
-    this.backoffBaseMs = options.backoffBaseMs ?? 250;
-    this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+    this.http = retryingPost(options, {
+      path: "/chat/completions",
+      timeoutMs: 30_000,
+      backoffBaseMs: 250,
+      fail: (reason, exhausted) =>
+        providerError(exhausted ? `${reason}, after ${this.http.maxAttempts} attempts` : reason),
+    });
   }
 
   async extractFacts(messages: ChatMessage[]): Promise<{ facts: Fact[]; tokens: number }> {
@@ -77,7 +65,8 @@ export class OpenAiChatProvider implements LlmProvider {
   }
 
   private async complete(messages: ChatMessage[]): Promise<Completion> {
-    const json = await this.postWithRetry(
+    const json = await postJsonWithRetry(
+      this.http,
       JSON.stringify({
         model: this.model,
         messages,
@@ -93,23 +82,6 @@ export class OpenAiChatProvider implements LlmProvider {
       reported ?? messages.reduce((sum, m) => sum + countTokens(m.content), countTokens(content));
     // An empty answer goes to validation, which reports it as malformed and retries.
     return { output: content, tokens };
-  }
-
-  /** POSTs, retrying 429, 5xx, timeouts and network errors; returns the parsed JSON body. */
-  private postWithRetry(body: string): Promise<unknown> {
-    return postJsonWithRetry(
-      {
-        url: this.url,
-        apiKey: this.apiKey,
-        fetchImpl: this.fetchImpl,
-        timeoutMs: this.timeoutMs,
-        maxAttempts: this.maxAttempts,
-        backoffBaseMs: this.backoffBaseMs,
-        fail: (reason, exhausted) =>
-          providerError(exhausted ? `${reason}, after ${this.maxAttempts} attempts` : reason),
-      },
-      body,
-    );
   }
 }
 

@@ -43,10 +43,14 @@ export const byteLength = (s: string) => new TextEncoder().encode(s).length;
  */
 export const uuid = z.uuid({ message: "must be a UUID" }).transform((s) => s.toLowerCase());
 
-export const content = z
-  .string()
-  .max(LIMITS.content, `must be at most ${LIMITS.content} characters`)
-  .refine((s) => s.trim().length > 0, "must not be empty");
+/** A text that says something: not blank, at most `max` characters. */
+export const nonBlankText = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => s.trim().length > 0, "must not be empty");
+
+export const content = nonBlankText(LIMITS.content);
 
 export const tag = z
   .string()

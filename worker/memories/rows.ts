@@ -28,6 +28,20 @@ export const memoryColumns = {
 };
 
 /**
+ * The columns of a memory summary under their response names: search results and the
+ * entries of POST /v1/context start from these.
+ */
+export const summaryColumns = {
+  id: memories.id,
+  content: memories.content,
+  importance: memories.importance,
+  memory_type: memories.memoryType,
+  namespace: memories.namespace,
+  tags: memories.tags,
+  created_at: memories.createdAt,
+};
+
+/**
  * Columns the short memory objects of core list and search carry beyond the spec's, under
  * their response names: the public Python SDK parses those objects as full memories and
  * refuses them without these.

@@ -7,13 +7,10 @@ import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import * as f from "./fields";
-import { clientMemoryFields, liveMemory, roundImportance } from "./rows";
+import { clientMemoryFields, liveMemory, roundImportance, summaryColumns } from "./rows";
 
 export const searchInput = z.object({
-  query: z
-    .string()
-    .max(1000, "must be at most 1000 characters")
-    .refine((s) => s.trim().length > 0, "must not be empty"),
+  query: f.nonBlankText(1000),
   limit: z.number().int().min(1).max(100).optional(),
   namespace: f.scope.optional(),
   memory_type: f.memoryType.optional(),
@@ -59,13 +56,7 @@ export async function searchMemories(ctx: DomainContext, input: SearchInput) {
   const rank = sql<number>`ts_rank_cd(${memories.search}, ${tsq})`;
   const rows = await ctx.db
     .select({
-      id: memories.id,
-      content: memories.content,
-      importance: memories.importance,
-      memory_type: memories.memoryType,
-      namespace: memories.namespace,
-      tags: memories.tags,
-      created_at: memories.createdAt,
+      ...summaryColumns,
       ...clientMemoryFields,
       total: sql<number>`count(*) OVER ()`.mapWith(Number),
     })

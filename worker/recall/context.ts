@@ -29,7 +29,7 @@ import { mapConcurrent } from "../llm/concurrency";
 import { mayMerge } from "../memories/dedup-rule";
 import * as f from "../memories/fields";
 import { filterConditions, type MemoryFilters } from "../memories/list";
-import { roundImportance, withTags } from "../memories/rows";
+import { roundImportance, summaryColumns, withTags } from "../memories/rows";
 import { rankMemories } from "./recall";
 
 export const contextInput = z.object({
@@ -128,17 +128,7 @@ export async function buildContext(ctx: DomainContext, input: ContextInput) {
     candidates = (await rankMemories(ctx, query, filters, maxMemories)).memories;
   } else {
     const rows = await ctx.db
-      .select({
-        id: memories.id,
-        content: memories.content,
-        importance: memories.importance,
-        memory_type: memories.memoryType,
-        tags: memories.tags,
-        metadata: memories.metadata,
-        namespace: memories.namespace,
-        pinned: memories.pinned,
-        created_at: memories.createdAt,
-      })
+      .select({ ...summaryColumns, metadata: memories.metadata, pinned: memories.pinned })
       .from(memories)
       .where(and(...filterConditions(ctx.userId, filters)))
       .orderBy(desc(memories.pinned), desc(memories.importance), desc(memories.createdAt))

@@ -4,10 +4,7 @@ import * as f from "../memories/fields";
 import type { MemoryFilters } from "../memories/list";
 
 export const recallInput = z.object({
-  query: z
-    .string()
-    .max(32_768, "must be at most 32768 characters")
-    .refine((s) => s.trim().length > 0, "must not be empty"),
+  query: f.nonBlankText(32_768),
   limit: z.number().int().min(1).max(100).optional(),
   min_similarity: z.number().min(0).max(1).optional(),
   namespace: f.scope.optional(),

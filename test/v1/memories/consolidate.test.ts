@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { connectDb } from "../../../worker/db/client";
-import { expectError, newWallet, type Wallet } from "../../helpers";
+import { expectError, newWallet, sorted, type Wallet } from "../../helpers";
 
 // Cosine similarities under the local embedder: A~C 0.870, A~B 0.835, B~C 0.713, D~E 0.917,
 // and about 0 between the groups and with F. No pair differs in a number, date, name or
@@ -21,8 +21,6 @@ async function seed(w: Wallet, fields: Record<string, Record<string, unknown>> =
   }
   return ids;
 }
-
-const sorted = (xs: string[]) => [...xs].sort();
 
 async function relationsFrom(sourceId: string) {
   const e = env as unknown as { DATABASE_URL: string; NEON_WS_PROXY?: string };

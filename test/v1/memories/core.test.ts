@@ -6,12 +6,12 @@
 import { describe, expect, it } from "vitest";
 import {
   expectError,
+  ids,
   type Json,
   MISSING_ID,
   newWallet,
-  request,
-  signAuth,
   sleep,
+  sorted,
   uniqueText,
   type Wallet,
 } from "../../helpers";
@@ -21,9 +21,6 @@ async function core(w: Wallet, query = "", path = "/v1/memories/core"): Promise<
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
-
-const ids = (body: Json): string[] => body.memories.map((m: Json) => m.id);
-const sorted = (xs: string[]) => [...xs].sort();
 
 async function pin(w: Wallet, id: string) {
   const res = await w.post("/v1/memories/core", { memory_id: id });
@@ -100,10 +97,7 @@ describe("POST /v1/memories/core", () => {
       "VALIDATION_ERROR",
     );
     expectError(await w.post("/v1/memories/core", { memory_id: 7 }), 422, "VALIDATION_ERROR");
-    const malformed = await request("POST", "/v1/memories/core", {
-      rawBody: '{"memory_id": ',
-      headers: { "x-wallet-auth": await signAuth(w.account), "content-type": "application/json" },
-    });
+    const malformed = await w.raw("POST", "/v1/memories/core", '{"memory_id": ');
     expectError(malformed, 422, "VALIDATION_ERROR");
   });
 });
@@ -180,27 +174,18 @@ describe("GET /v1/memories/core", () => {
 
   it("defaults to 20 items, clamps a limit above 100 and rejects one below 1", async () => {
     const w = newWallet();
-    const batch = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 22 }, (_, i) => ({
-        content: uniqueText(`c${i}`),
-        pinned: true,
-      })),
-    });
-    expect(batch.status, JSON.stringify(batch.body)).toBe(201);
-    expect(batch.body.deduplicated_count).toBe(0);
+    await w.storeMany(
+      Array.from({ length: 22 }, (_, i) => ({ content: uniqueText(`c${i}`), pinned: true })),
+    );
     const page = await core(w);
     expect(page.memories).toHaveLength(20);
     expect(page.total).toBe(22);
     expect((await core(w, "limit=100")).memories).toHaveLength(22);
     expect((await core(w, "offset=20")).memories).toHaveLength(2);
     // The public CLI over-fetches up to 1000: clamped to 100, not refused.
-    const more = await w.post("/v1/store/batch", {
-      memories: Array.from({ length: 79 }, (_, i) => ({
-        content: uniqueText(`d${i}`),
-        pinned: true,
-      })),
-    });
-    expect(more.body.deduplicated_count).toBe(0);
+    await w.storeMany(
+      Array.from({ length: 79 }, (_, i) => ({ content: uniqueText(`d${i}`), pinned: true })),
+    );
     for (const q of ["limit=101", "limit=1000"]) {
       const clamped = await core(w, q);
       expect(clamped.memories, q).toHaveLength(100);

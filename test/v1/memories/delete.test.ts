@@ -9,8 +9,7 @@ import {
   type Json,
   MISSING_ID,
   newWallet,
-  request,
-  signAuth,
+  sorted,
   uniqueText,
   type Wallet,
 } from "../../helpers";
@@ -21,7 +20,12 @@ async function listIds(w: Wallet): Promise<string[]> {
   return res.body.memories.map((m: Json) => m.id).sort();
 }
 
-const sorted = (xs: string[]) => [...xs].sort();
+/** Bodies the bulk delete aliases refuse whatever the ids: none given, an empty list, 101. */
+const BAD_ID_LISTS = [
+  {},
+  { ids: [] },
+  { ids: Array.from({ length: 101 }, () => crypto.randomUUID()) },
+];
 
 describe("DELETE /v1/memories/:id", () => {
   it("soft-deletes: {deleted:true,id}, then 404 everywhere and gone from lists", async () => {
@@ -91,9 +95,7 @@ describe("DELETE /v1/memories/:id", () => {
   it("does not need a JSON body even with a JSON content type", async () => {
     const w = newWallet();
     const id = await w.store(uniqueText("cli"));
-    const res = await request("DELETE", `/v1/memories/${id}`, {
-      headers: { "x-wallet-auth": await signAuth(w.account), "content-type": "application/json" },
-    });
+    const res = await w.raw("DELETE", `/v1/memories/${id}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ deleted: true, id });
   });
@@ -161,10 +163,7 @@ describe("DELETE /v1/memories (bulk)", () => {
       expect(res.status, JSON.stringify(body)?.slice(0, 80)).toBe(422);
       expectError(res, 422, "VALIDATION_ERROR");
     }
-    const malformed = await request("DELETE", "/v1/memories", {
-      rawBody: '{"ids": [',
-      headers: { "x-wallet-auth": await signAuth(w.account), "content-type": "application/json" },
-    });
+    const malformed = await w.raw("DELETE", "/v1/memories", '{"ids": [');
     expectError(malformed, 422, "VALIDATION_ERROR");
     // Nothing was deleted by the rejected requests.
     expect(await listIds(w)).toEqual([id]);
@@ -196,12 +195,7 @@ describe("POST /v1/memories/bulk-delete (alias)", () => {
 
   it("422 for missing, empty or over-100 ids", async () => {
     const w = newWallet();
-    for (const body of [
-      {},
-      { ids: [] },
-      { ids: Array.from({ length: 101 }, () => crypto.randomUUID()) },
-      { ids: ["nope"] },
-    ]) {
+    for (const body of [...BAD_ID_LISTS, { ids: ["nope"] }]) {
       expectError(await w.post("/v1/memories/bulk-delete", body), 422, "VALIDATION_ERROR");
     }
   });
@@ -229,12 +223,7 @@ describe("POST /v1/memories/batch-delete (alias)", () => {
 
   it("422 for missing, empty or over-100 ids", async () => {
     const w = newWallet();
-    for (const body of [
-      {},
-      { ids: [] },
-      { ids: Array.from({ length: 101 }, () => crypto.randomUUID()) },
-      { ids: [MISSING_ID, "nope"] },
-    ]) {
+    for (const body of [...BAD_ID_LISTS, { ids: [MISSING_ID, "nope"] }]) {
       expectError(await w.post("/v1/memories/batch-delete", body), 422, "VALIDATION_ERROR");
     }
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
 import type { ChatMessage } from "../../../worker/llm/provider";
 import { RulesProvider } from "../../../worker/llm/rules";
-import { expectError, getMemory, type Json, newWallet, request, type Wallet } from "../../helpers";
+import { expectError, type Json, newWallet, request, type Wallet } from "../../helpers";
 
 const rules = new RulesProvider();
 
@@ -61,7 +61,7 @@ describe("POST /v1/memories/extract", () => {
     expect(body.tokens_used).toBe(expected.tokens + embedding);
 
     for (const [i, id] of (body.memory_ids as string[]).entries()) {
-      const m = await getMemory(w, id);
+      const m = await w.getMemory(id);
       const fact = expected.facts[i];
       expect(m).toMatchObject({
         content: fact?.content,
@@ -74,10 +74,10 @@ describe("POST /v1/memories/extract", () => {
         immutable: false,
       });
     }
-    expect((await getMemory(w, body.memory_ids[1])).content).toBe(
+    expect((await w.getMemory(body.memory_ids[1])).content).toBe(
       "We decided to move the ledger service to Go",
     );
-    expect((await getMemory(w, body.memory_ids[1])).memory_type).toBe("decision");
+    expect((await w.getMemory(body.memory_ids[1])).memory_type).toBe("decision");
   });
 
   it("accepts {text} as one user message, and answers zero facts with zeros", async () => {
@@ -87,10 +87,10 @@ describe("POST /v1/memories/extract", () => {
     expect(body.facts_extracted).toBe(2);
     expect(body.facts_stored).toBe(2);
     const contents = await Promise.all(
-      (body.memory_ids as string[]).map(async (id) => (await getMemory(w, id)).content),
+      (body.memory_ids as string[]).map(async (id) => (await w.getMemory(id)).content),
     );
     expect(contents).toEqual(["The user lives in Lisbon", "The user's cat is called Miso"]);
-    expect((await getMemory(w, body.memory_ids[0])).namespace).toBe("default");
+    expect((await w.getMemory(body.memory_ids[0])).namespace).toBe("default");
 
     const none = await extract(w, {
       messages: [
@@ -155,7 +155,7 @@ describe("POST /v1/memories/extract", () => {
       memory_type: "decision",
       tags: ["ops"],
     });
-    const before = await getMemory(w, immutable);
+    const before = await w.getMemory(immutable);
 
     const body = await extract(w, {
       text: "The deploy window is on Tuesday at 10:00. I prefer dark mode in every editor.",
@@ -165,10 +165,10 @@ describe("POST /v1/memories/extract", () => {
     expect(body.memory_ids).toEqual([pinned, immutable]);
 
     // Immutable: nothing at all changed (content, importance, tags, updated_at).
-    expect(await getMemory(w, immutable)).toEqual(before);
+    expect(await w.getMemory(immutable)).toEqual(before);
     // Pinned: still pinned, live, its importance, type and tags kept; the text follows the
     // store's merge rule (texts differing only in stop words: the newer wording wins).
-    const p = await getMemory(w, pinned);
+    const p = await w.getMemory(pinned);
     expect(p).toMatchObject({
       pinned: true,
       importance: 0.95,
@@ -227,7 +227,7 @@ describe("POST /v1/memories/extract", () => {
     });
     expect(atLimit.facts_extracted).toBe(1);
     const [id] = atLimit.memory_ids;
-    expect((await getMemory(w2, id)).content.length).toBeLessThanOrEqual(8192);
+    expect((await w2.getMemory(id)).content.length).toBeLessThanOrEqual(8192);
 
     expectError(
       await request("POST", "/v1/memories/extract", { body: { text: "I like tea." } }),

@@ -1,10 +1,9 @@
-import { domain } from "../../context";
 import { ingest, ingestInput } from "../../ingest/ingest";
 import { acceptingAsync } from "../../jobs/submit";
 import { json, operation } from "../operation";
 import { IngestResult } from "../schemas/facts";
 import { ACCEPTED } from "../schemas/job";
-import { acceptJob } from "./jobs/accept";
+import { runOrQueue } from "./jobs/accept";
 
 export const ingestOp = operation(
   {
@@ -20,9 +19,5 @@ export const ingestOp = operation(
     },
     responses: { 201: json(IngestResult, "The facts stored"), 202: ACCEPTED },
   },
-  async (c) => {
-    const { async: background, ...input } = c.req.valid("json");
-    if (background) return acceptJob(c, "ingest", input);
-    return c.json(await ingest(domain(c), input), 201);
-  },
+  (c) => runOrQueue(c, "ingest", c.req.valid("json"), ingest, 201),
 );

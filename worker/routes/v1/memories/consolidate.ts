@@ -1,11 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { consolidate, consolidateInput } from "../../../consolidate/consolidate";
-import { domain } from "../../../context";
 import { acceptingAsync } from "../../../jobs/submit";
 import { json, operation } from "../../operation";
 import { ACCEPTED } from "../../schemas/job";
 import { Uuid } from "../../schemas/memory";
-import { acceptJob } from "../jobs/accept";
+import { runOrQueue } from "../jobs/accept";
 
 export const consolidateOp = operation(
   {
@@ -40,9 +39,5 @@ export const consolidateOp = operation(
       202: ACCEPTED,
     },
   },
-  async (c) => {
-    const { async: background, ...input } = c.req.valid("json");
-    if (background) return acceptJob(c, "consolidate", input);
-    return c.json(await consolidate(domain(c), input), 200);
-  },
+  (c) => runOrQueue(c, "consolidate", c.req.valid("json"), consolidate, 200),
 );

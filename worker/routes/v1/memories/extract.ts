@@ -1,10 +1,9 @@
-import { domain } from "../../../context";
 import { extractInput, extractMemories } from "../../../ingest/extract";
 import { acceptingAsync } from "../../../jobs/submit";
 import { json, operation } from "../../operation";
 import { ExtractResult } from "../../schemas/facts";
 import { ACCEPTED } from "../../schemas/job";
-import { acceptJob } from "../jobs/accept";
+import { runOrQueue } from "../jobs/accept";
 
 export const extractOp = operation(
   {
@@ -21,9 +20,5 @@ export const extractOp = operation(
     },
     responses: { 201: json(ExtractResult, "The facts stored"), 202: ACCEPTED },
   },
-  async (c) => {
-    const { async: background, ...input } = c.req.valid("json");
-    if (background) return acceptJob(c, "extract", input);
-    return c.json(await extractMemories(domain(c), input), 201);
-  },
+  (c) => runOrQueue(c, "extract", c.req.valid("json"), extractMemories, 201),
 );

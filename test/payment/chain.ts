@@ -1,0 +1,220 @@
+/**
+ * The x402 tests' world: the local anvil chain of the global setup (scripts/local-chain.ts:
+ * an EIP-3009 "USD Coin" token, the in-process facilitator), the Worker pointed at it, and
+ * payers whose client is the real one (@x402/fetch with @x402/evm's exact scheme).
+ *
+ * The suite's Worker (SELF) runs with the default payment settings (Base, no X402_PAY_TO:
+ * payments off), which the meter tests' 402 bodies rely on. Here the same Worker code is
+ * called with X402_* pointing at the chain: `worker.fetch(request, chainEnv, ctx)`, with the
+ * suite's real bindings (Postgres, the Meter Durable Objects) otherwise unchanged.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { decodePaymentRequiredHeader } from "@x402/core/http";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  type Hex,
+  http,
+  parseAbi,
+} from "viem";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { expect, vi } from "vitest";
+import type { Env } from "../../worker/env";
+import { type Json, signAuth } from "../helpers";
+import { workerWith } from "../worker-with";
+
+export interface ChainDetails {
+  rpcUrl: string;
+  chainId: number;
+  network: `eip155:${number}`;
+  asset: Address;
+  assetName: string;
+  assetVersion: string;
+  payTo: Address;
+  facilitatorKey: Hex;
+  minterKey: Hex;
+  payerKey: Hex;
+  payer: Address;
+}
+
+export const chain = JSON.parse(env.LOCAL_CHAIN) as ChainDetails;
+export const BASE = "http://memory.test";
+
+/** The suite's bindings with payments pointed at the local chain (in-process facilitator). */
+export const chainEnv: Env = {
+  ...env,
+  X402_NETWORK: chain.network,
+  X402_ASSET: chain.asset,
+  X402_ASSET_NAME: chain.assetName,
+  X402_ASSET_VERSION: chain.assetVersion,
+  X402_PAY_TO: chain.payTo,
+  X402_RPC_URL: chain.rpcUrl,
+  X402_FACILITATOR_KEY: chain.facilitatorKey,
+};
+
+/** The Worker configured for the chain, as a fetch function. */
+export const chainFetch = workerWith(chainEnv);
+
+const viemChain = defineChain({
+  id: chain.chainId,
+  name: "anvil",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [chain.rpcUrl] } },
+});
+export const publicClient = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl) });
+const minter = createWalletClient({
+  account: privateKeyToAccount(chain.minterKey),
+  chain: viemChain,
+  transport: http(chain.rpcUrl),
+});
+
+export const balanceOf = (address: Address) =>
+  publicClient.readContract({
+    address: chain.asset,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [address],
+  });
+
+export async function balances(payer: Address) {
+  const [p, t] = await Promise.all([balanceOf(payer), balanceOf(chain.payTo)]);
+  return { payer: p, payTo: t };
+}
+
+export async function mint(to: Address, amount: bigint) {
+  const hash = await minter.writeContract({
+    address: chain.asset,
+    abi: parseAbi(["function mint(address to, uint256 value)"]),
+    functionName: "mint",
+    args: [to, amount],
+  });
+  await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+}
+
+/** The x402 client of a wallet: the exact EVM scheme, and the test token allowed. */
+export function x402For(account: PrivateKeyAccount) {
+  return x402Client.fromConfig({
+    schemes: [
+      { network: chain.network, client: new ExactEvmScheme(account) },
+      // Registered so the client can be made to sign for the wrong network on purpose.
+      { network: "eip155:84532", client: new ExactEvmScheme(account) },
+    ],
+    spendControls: {
+      allowedAssets: [
+        { network: chain.network, asset: chain.asset },
+        { network: "eip155:84532", asset: chain.asset },
+      ],
+    },
+  });
+}
+
+export interface Payer {
+  account: PrivateKeyAccount;
+  address: Address;
+  wallet: string;
+  /** x-wallet-auth on every request, then what the Worker answers (no payment handling). */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** The same, wrapped by @x402/fetch: a 402 is paid and the request sent again. */
+  pay(path: string, init?: RequestInit): Promise<Response>;
+  /** The PAYMENT-SIGNATURE headers this wallet's client sent, in order. */
+  sentPayments: string[];
+}
+
+export function newPayer(): Payer {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const sentPayments: string[] = [];
+  const signed = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    request.headers.set("x-wallet-auth", await signAuth(account));
+    const payment = request.headers.get("payment-signature");
+    if (payment) sentPayments.push(payment);
+    return chainFetch(request);
+  };
+  const paying = wrapFetchWithPayment(signed, x402For(account));
+  return {
+    account,
+    address: account.address,
+    wallet: account.address.toLowerCase(),
+    fetch: (path, init) => signed(`${BASE}${path}`, init),
+    pay: (path, init) => paying(`${BASE}${path}`, init),
+    sentPayments,
+  };
+}
+
+export const post = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
+
+export const json = async (res: Response): Promise<Json> => JSON.parse(await res.text());
+
+export const meterOf = (wallet: string) => env.METER.get(env.METER.idFromName(`wallet:${wallet}`));
+
+/** Uses up a wallet's free allowance directly in its Meter (the first test does it by HTTP). */
+export async function exhaustAllowance(wallet: string) {
+  await runInDurableObject(meterOf(wallet), (_instance, state) => {
+    state.storage.sql.exec(
+      "INSERT INTO free_tier (id, used) VALUES (1, 100) ON CONFLICT (id) DO UPDATE SET used = 100",
+    );
+  });
+}
+
+/** Date only (timers and I/O run normally), shared by the test and the Worker's isolate. */
+export function freezeClockAt(ms: number) {
+  vi.useFakeTimers({ toFake: ["Date"], now: ms });
+}
+
+export function expectedRequirement(amount: string) {
+  return {
+    scheme: "exact",
+    network: chain.network,
+    asset: chain.asset,
+    amount,
+    payTo: chain.payTo,
+    maxTimeoutSeconds: 300,
+    extra: { name: "USD Coin", version: "2" },
+  };
+}
+
+/** The chain is up and the token deployed with the EIP-712 domain the Worker announces. */
+export async function expectChainReady() {
+  expect(await publicClient.getChainId()).toBe(chain.chainId);
+  expect(await balanceOf(chain.payer)).toBeGreaterThan(0n);
+}
+
+/** A payer holding 1 USDC (1,000,000 units) whose free allowance is used up. */
+export async function fundedPayer(): Promise<Payer> {
+  const p = newPayer();
+  await mint(p.address, 1_000_000n);
+  await exhaustAllowance(p.wallet);
+  return p;
+}
+
+/** A POST of `body` carrying a PAYMENT-SIGNATURE header the test made itself. */
+export const postPaid = (body: unknown, signature: string): RequestInit => ({
+  ...post(body),
+  headers: { "content-type": "application/json", "payment-signature": signature },
+});
+
+/** The requirement a store call announces in its 402 to `p`, whose allowance is used up. */
+export async function storeRequirement(p: Payer) {
+  const res = await p.fetch("/v1/store", post({ content: "x" }));
+  return decodePaymentRequiredHeader(res.headers.get("payment-required") ?? "");
+}
+
+/** Exactly `amount` moved from the payer to payTo between the two balance readings. */
+export function expectTransferred(
+  before: { payer: bigint; payTo: bigint },
+  after: { payer: bigint; payTo: bigint },
+  amount: bigint,
+) {
+  expect(after.payer).toBe(before.payer - amount);
+  expect(after.payTo).toBe(before.payTo + amount);
+}

@@ -1,0 +1,89 @@
+/** Identity from the payment alone (spec, Authentication, way 3): the payer is the caller. */
+import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload } from "@x402/core/types";
+import { beforeAll, describe, expect, it } from "vitest";
+import { uniqueText } from "../helpers";
+import {
+  BASE,
+  balances,
+  chainFetch,
+  exhaustAllowance,
+  expectChainReady,
+  expectTransferred,
+  json,
+  mint,
+  newPayer,
+  postPaid,
+  storeRequirement,
+  x402For,
+} from "./chain";
+
+beforeAll(expectChainReady);
+
+describe("identity from the payment alone (spec, Authentication, way 3)", () => {
+  it("stores the memory for the payer, with no x-wallet-auth, leaving its allowance", async () => {
+    const payer = newPayer();
+    await mint(payer.address, 1_000_000n);
+    // The requirement of a store call, as any exhausted wallet's 402 announces it.
+    const other = newPayer();
+    await exhaustAllowance(other.wallet);
+    const required = await storeRequirement(other);
+    const payload = await x402For(payer.account).createPaymentPayload(required);
+    const before = await balances(payer.address);
+
+    const content = uniqueText("paid without a wallet header");
+    const res = await chainFetch(
+      `${BASE}/v1/store`,
+      postPaid({ content }, encodePaymentSignatureHeader(payload)),
+    );
+    expect(res.status).toBe(201);
+    const { id } = await json(res);
+    expect(decodePaymentResponseHeader(res.headers.get("payment-response") ?? "").success).toBe(
+      true,
+    );
+    expectTransferred(before, await balances(payer.address), 5000n);
+
+    // The memory belongs to the payer, not to anyone else; the payer's allowance is intact.
+    expect((await json(await payer.fetch(`/v1/memories/${id}`))).content).toBe(content);
+    expect((await other.fetch(`/v1/memories/${id}`)).status).toBe(404);
+    expect(await json(await payer.fetch("/v1/free-tier/status"))).toMatchObject({
+      wallet: payer.wallet,
+      free_tier_used: 0,
+    });
+  });
+
+  it("refuses a payment whose signature is not the payer's (401), and free endpoints ignore it", async () => {
+    const payer = newPayer();
+    const other = newPayer();
+    await exhaustAllowance(other.wallet);
+    const required = await storeRequirement(other);
+    const payload = await x402For(payer.account).createPaymentPayload(required);
+    const forged = {
+      ...payload,
+      payload: {
+        ...payload.payload,
+        authorization: {
+          ...(payload.payload.authorization as Record<string, unknown>),
+          from: other.address,
+        },
+      },
+    };
+    const send = (path: string, method: string, p: PaymentPayload) =>
+      chainFetch(`${BASE}${path}`, {
+        method,
+        headers: {
+          "content-type": "application/json",
+          "payment-signature": encodePaymentSignatureHeader(p),
+        },
+        ...(method === "POST" ? { body: JSON.stringify({ content: "forged" }) } : {}),
+      });
+    const res = await send("/v1/store", "POST", forged);
+    expect(res.status).toBe(401);
+    expect((await json(res)).error.message).toBe(
+      "PAYMENT-SIGNATURE is not signed by authorization.from",
+    );
+    expect((await send("/v1/store", "POST", { ...payload, x402Version: 1 })).status).toBe(401);
+    // A payment is not an identity on a free endpoint.
+    expect((await send("/v1/memories", "GET", payload)).status).toBe(401);
+  });
+});

@@ -1,0 +1,36 @@
+/** What the tests of the embedders and the language-model providers share. */
+import { env } from "cloudflare:workers";
+import type { Config } from "../worker/env";
+import { ApiError } from "../worker/errors";
+
+/** Resolves to the ApiError a promise rejects with, failing the test otherwise. */
+export async function apiError(p: Promise<unknown>): Promise<ApiError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+  throw new Error("expected an ApiError");
+}
+
+/** A vector's Euclidean length. */
+export const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+
+/** A valid configuration with the local embedder, changed by `over`. */
+export const configWith = (over: Partial<Config>): Config => ({
+  DATABASE_URL: "postgres://x",
+  JWT_SECRET: "x".repeat(32),
+  AUTH_MESSAGE_PREFIX: "service-auth",
+  EMBEDDER: "local",
+  ...over,
+});
+
+/** The fake OpenAI server's base URL (test/fake-openai-server.ts). */
+export const fakeOpenAiUrl = () => `${env.FAKE_OPENAI_URL}/v1`;
+
+/** The last request the fake OpenAI server received for `model`. */
+export async function lastRequest(model: string) {
+  const res = await fetch(`${env.FAKE_OPENAI_URL}/__last-request?model=${model}`);
+  return (await res.json()) as { authorization: string | null; body: Record<string, unknown> };
+}

@@ -1,0 +1,125 @@
+/**
+ * Unit tests of the recall score (worker/recall/scoring.ts) with a fixed `now`: the full score
+ * (rule 2), context importance (rule 4) and the access boost (rule 5).
+ */
+import { describe, expect, it } from "vitest";
+import { relevantVector, scoreMemory } from "../../worker/recall/scoring";
+import { daysAgo, input, NOW } from "./fixtures";
+
+describe("scoring: full score (rule 2) and context importance (rule 4)", () => {
+  it("score = hybrid · context_importance · access_boost · type_decay", () => {
+    const m = input({
+      vector: 0.6,
+      keyword: 0.5,
+      importance: 0.4,
+      memoryType: "decision",
+      pinned: false,
+      accessCount: 3,
+      relationCount: 2,
+      createdAt: daysAgo(12),
+      accessedAt: daysAgo(9),
+    });
+    const hybrid = 0.55 * 0.6 + 0.25 * 0.5 + 0.2 * Math.exp(-12 / 30);
+    const effective = 0.5 + 0.5 * 0.4;
+    const context = effective * 0.55 ** 4;
+    const boost = 1.3;
+    const decay = 0.5 ** (9 / (90 * (1 + Math.log(3))));
+    const { score, signals } = scoreMemory(m, NOW);
+    expect(signals.effective_importance).toBeCloseTo(0.7, 12);
+    expect(signals.context_importance).toBeCloseTo(context, 12);
+    expect(signals.type_decay).toBeCloseTo(decay, 12);
+    expect(score).toBeCloseTo(hybrid * context * boost * decay, 10);
+  });
+
+  it("effective_importance = 0.5 + 0.5 · importance", () => {
+    for (const importance of [0, 0.2, 0.5, 0.9, 1]) {
+      const { signals } = scoreMemory(input({ importance }), NOW);
+      expect(signals.base_importance).toBeCloseTo(importance, 12);
+      expect(signals.effective_importance).toBeCloseTo(0.5 + 0.5 * importance, 12);
+    }
+  });
+
+  it("context_importance = effective · ((vector + keyword) / 2)⁴ for the lexical embedder", () => {
+    const cases = [
+      { importance: 0.4, vector: 0.3, keyword: 0.6 },
+      { importance: 0.4, vector: 0.6, keyword: 0.3 },
+      { importance: 0, vector: 0, keyword: 0 },
+      { importance: 0, vector: 1, keyword: 0 },
+      { importance: 0.8, vector: 0.25, keyword: 0.1 },
+      { importance: 1, vector: 1, keyword: 1 },
+    ];
+    for (const c of cases) {
+      const effective = 0.5 + 0.5 * c.importance;
+      const expected = effective * ((c.vector + c.keyword) / 2) ** 4;
+      const { signals } = scoreMemory(input(c), NOW);
+      expect(signals.context_importance).toBeCloseTo(expected, 12);
+    }
+    // Worked example: importance 0.4 → effective 0.7; relevance (0.3 + 0.6) / 2 = 0.45 →
+    // 0.7 · 0.04100625 = 0.028704375.
+    expect(
+      scoreMemory(input({ importance: 0.4, vector: 0.3, keyword: 0.6 }), NOW).signals
+        .context_importance,
+    ).toBeCloseTo(0.028704375, 12);
+  });
+
+  it("a semantic model's cosine counts by its place between the query's median and best", () => {
+    const scale = { median: 0.5, best: 0.7 };
+    const context = (vector: number, keyword: number, sc = scale) =>
+      scoreMemory(input({ importance: 1, vector, keyword }), NOW, sc).signals.context_importance;
+    // 0.6 is halfway from the median to the best: vector' 0.5, relevance (0.5 + 0.2) / 2.
+    expect(context(0.6, 0.2)).toBeCloseTo(0.35 ** 4, 12);
+    expect(context(0.7, 0)).toBeCloseTo(0.5 ** 4, 12);
+    expect(context(0.45, 0.4)).toBeCloseTo(0.2 ** 4, 12);
+    // The reported vector signal stays the cosine.
+    expect(scoreMemory(input({ vector: 0.6 }), NOW, scale).signals.vector).toBe(0.6);
+    // One memory scored (median = best): it is the best match.
+    expect(context(0.6, 0, { median: 0.6, best: 0.6 })).toBeCloseTo(0.5 ** 4, 12);
+    expect(relevantVector(0, scale)).toBe(0);
+    expect(relevantVector(0.9, scale)).toBe(1);
+    expect(relevantVector(0.3, null)).toBe(0.3);
+  });
+
+  it("an importance-0 memory is damped to half, never erased", () => {
+    const relevant = { vector: 0.8, keyword: 0.6 };
+    const zero = scoreMemory(input({ importance: 0, ...relevant }), NOW);
+    const one = scoreMemory(input({ importance: 1, ...relevant }), NOW);
+    expect(zero.score).toBeGreaterThan(0);
+    expect(zero.score / one.score).toBeCloseTo(0.5, 12);
+  });
+
+  it("higher importance never lowers the score; relevance counts more than access", () => {
+    let previous = -1;
+    for (const importance of [0, 0.25, 0.5, 0.75, 1]) {
+      const { score } = scoreMemory(input({ importance, vector: 0.5, keyword: 0.2 }), NOW);
+      expect(score).toBeGreaterThan(previous);
+      previous = score;
+    }
+    // A good match is not overtaken by a weak one at the maximum access boost (×2).
+    const good = scoreMemory(input({ vector: 0.7, keyword: 0.8, pinned: false }), NOW);
+    const popular = scoreMemory(
+      input({ vector: 0.35, keyword: 0.25, pinned: false, accessCount: 50 }),
+      NOW,
+    );
+    expect(good.score).toBeGreaterThan(popular.score);
+  });
+});
+
+describe("scoring: access boost (rule 5)", () => {
+  const scoreWith = (accessCount: number) =>
+    scoreMemory(input({ vector: 0.5, keyword: 0.5, accessCount }), NOW).score;
+
+  it("is min(1 + 0.1 · access_count, 2)", () => {
+    const base = scoreWith(0);
+    expect(base).toBeGreaterThan(0);
+    expect(scoreWith(1) / base).toBeCloseTo(1.1, 12);
+    expect(scoreWith(5) / base).toBeCloseTo(1.5, 12);
+    expect(scoreWith(9) / base).toBeCloseTo(1.9, 12);
+    expect(scoreWith(10) / base).toBeCloseTo(2, 12);
+  });
+
+  it("caps at 2: access counts 10 and 50 give the same factor", () => {
+    expect(scoreWith(50)).toBe(scoreWith(10));
+    expect(scoreWith(11)).toBe(scoreWith(10));
+    expect(scoreWith(1000) / scoreWith(0)).toBeCloseTo(2, 12);
+  });
+});

@@ -1,0 +1,78 @@
+/** What the tests of the memories routes (list, get, update, relations, graph, history) share. */
+import { expect } from "vitest";
+import {
+  expectError,
+  expectStatus,
+  ids,
+  type Json,
+  MISSING_ID,
+  newWallet,
+  type Wallet,
+} from "../../helpers";
+
+/**
+ * Lexically unrelated sentences, so the store's deduplication (cosine ≥ 0.95) never merges
+ * two of them: every test that needs N distinct memories takes them from here.
+ */
+export const TEXTS = [
+  "Volcanic eruptions reshape island coastlines over centuries",
+  "Glacier meltwater feeds alpine rivers every summer",
+  "Sourdough bread needs a lively starter and patience",
+  "Jazz musicians improvise over complex chord changes",
+  "Quantum computers exploit superposition of qubits",
+  "Octopuses can change skin colour almost instantly",
+  "Medieval castles had thick stone walls and moats",
+  "Honeybees communicate flower locations by dancing",
+  "Chess openings reward careful study of pawn structure",
+  "Saturn's rings consist mostly of water ice particles",
+] as const;
+
+export function text(i: number): string {
+  const t = TEXTS[i];
+  if (t === undefined) throw new Error(`no text ${i}`);
+  return t;
+}
+
+/** Stores `n` distinct memories (the first `n` of TEXTS). */
+export async function storeTexts(w: Wallet, n: number, fields: Record<string, unknown> = {}) {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push(await w.storeNew(text(i), fields));
+  return ids;
+}
+
+export async function graph(w: Wallet, id: string, query = ""): Promise<Json> {
+  return expectStatus(await w.get(`/v1/memories/${id}/graph${query}`), 200);
+}
+
+/**
+ * A read under a memory's path (`/v1/memories/:id/<sub>`) answers 404 to another wallet, for
+ * an unknown id and once the memory is deleted, and 422 for a malformed id. Deletes `id`.
+ */
+export async function expectOwnLiveMemoryOnly(w: Wallet, id: string, sub: string): Promise<void> {
+  expectError(await newWallet().get(`/v1/memories/${id}/${sub}`), 404, "NOT_FOUND");
+  expectError(await w.get(`/v1/memories/${MISSING_ID}/${sub}`), 404, "NOT_FOUND");
+  expectError(await w.get(`/v1/memories/not-a-uuid/${sub}`), 422, "VALIDATION_ERROR");
+  expect((await w.del(`/v1/memories/${id}`)).status).toBe(200);
+  expectError(await w.get(`/v1/memories/${id}/${sub}`), 404, "NOT_FOUND");
+}
+
+export async function patchOk(w: Wallet, id: string, body: unknown): Promise<Json> {
+  return expectStatus(await w.patch(`/v1/memories/${id}`, body), 200);
+}
+
+export async function history(w: Wallet, id: string): Promise<Json[]> {
+  return expectStatus(await w.get(`/v1/memories/${id}/history`), 200).history;
+}
+
+/** The ids POST /v1/search (keyword search) finds for `query`. */
+export async function searchIds(w: Wallet, query: string): Promise<string[]> {
+  return ids(expectStatus(await w.post("/v1/search", { query }), 200));
+}
+
+/** An ISO timestamp `ms` from now. */
+export const future = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+/** GET /v1/memories, which must answer 200 (`query` without its "?"). */
+export async function list(w: Wallet, query = ""): Promise<Json> {
+  return expectStatus(await w.get(`/v1/memories${query ? `?${query}` : ""}`), 200);
+}

@@ -1,0 +1,147 @@
+/**
+ * POST /v1/search: full-text keyword search (Postgres websearch_to_tsquery): what matches,
+ * in which order, and how many.
+ */
+import { describe, expect, it } from "vitest";
+import { ids, newWallet, sleep } from "../../helpers";
+import { search } from "./fixtures";
+
+describe("POST /v1/search", () => {
+  it("finds memories by keyword and returns the documented fields", async () => {
+    const w = newWallet();
+    const id = await w.storeNew("Remember to water the orchids every Tuesday", {
+      importance: 0.7,
+      memory_type: "preference",
+      namespace: "plants",
+      tags: ["home", "weekly"],
+    });
+    await w.storeNew("The quarterly budget review is scheduled for March", {
+      namespace: "plants",
+    });
+    const body = await search(w, { query: "orchids" });
+    const stored = await w.get(`/v1/memories/${id}`);
+    expect(body).toEqual({
+      memories: [
+        {
+          id,
+          content: "Remember to water the orchids every Tuesday",
+          importance: 0.7,
+          memory_type: "preference",
+          namespace: "plants",
+          tags: ["home", "weekly"],
+          created_at: stored.body.created_at,
+          // Client extras (the Python SDK parses search items as full memories).
+          user_id: stored.body.user_id,
+          embedding_model: stored.body.embedding_model,
+          updated_at: stored.body.updated_at,
+          accessed_at: stored.body.accessed_at,
+          access_count: 0,
+        },
+      ],
+      total: 1,
+      query: "orchids",
+    });
+    expect(typeof stored.body.user_id).toBe("string");
+    expect(typeof stored.body.embedding_model).toBe("string");
+  });
+
+  it("matches word forms through stemming", async () => {
+    const w = newWallet();
+    const runs = await w.storeNew("She runs five kilometres along the river every morning");
+    const meeting = await w.storeNew("Weekly meetings with the design department happen online");
+    await w.storeNew("The cat sleeps on the sofa all afternoon");
+
+    const running = await search(w, { query: "running" });
+    expect(ids(running)).toEqual([runs]);
+    expect(running.total).toBe(1);
+    expect(running.query).toBe("running");
+
+    expect(ids(await search(w, { query: "meeting" }))).toEqual([meeting]);
+    expect(ids(await search(w, { query: "departments" }))).toEqual([meeting]);
+  });
+
+  it("returns an empty result when nothing matches", async () => {
+    const w = newWallet();
+    await w.storeNew("Apples and pears grow in the northern orchard");
+    const body = await search(w, { query: "submarine" });
+    expect(body).toEqual({ memories: [], total: 0, query: "submarine" });
+  });
+
+  it("requires every word of the query (AND semantics)", async () => {
+    const w = newWallet();
+    const both = await w.storeNew("The solar panel on the barn roof was replaced");
+    await w.storeNew("Solar eclipses are visible only from a narrow path");
+    await w.storeNew("A panel discussion about urban housing policy");
+    const body = await search(w, { query: "solar panel" });
+    expect(ids(body)).toEqual([both]);
+    expect(body.total).toBe(1);
+  });
+
+  it("ranks the memory that mentions the term more often first", async () => {
+    const w = newWallet();
+    // Stored first, so recency alone would rank it last.
+    const many = await w.storeNew(
+      "Garden plan: raised garden beds, a garden shed, garden paths and a herb garden",
+    );
+    await sleep(20);
+    const once = await w.storeNew("The neighbours borrowed our ladder for the garden fence");
+    await sleep(20);
+    const unrelated = await w.storeNew("Invoices are due at the end of each month");
+    const body = await search(w, { query: "garden" });
+    expect(ids(body)).toEqual([many, once]);
+    expect(ids(body)).not.toContain(unrelated);
+    expect(body.total).toBe(2);
+  });
+
+  it("ranks the memory where the terms stand closer together first", async () => {
+    const w = newWallet();
+    const close = await w.storeNew("Coffee grinder settings: burr coarse for the french press");
+    await sleep(20);
+    const far = await w.storeNew(
+      "The coffee shop downtown changed owners last spring and now the old burr machine " +
+        "sits in the storage room behind the counter",
+    );
+    const body = await search(w, { query: "coffee burr" });
+    expect(ids(body)).toEqual([close, far]);
+  });
+
+  it("reports the real number of matches when limit is smaller", async () => {
+    const w = newWallet();
+    const texts = [
+      "Pelicans dive from great heights to catch fish",
+      "A pelican colony nests on the small island",
+      "Brown pelicans were once endangered in America",
+      "The zoo's pelican enclosure reopened this week",
+    ];
+    for (const t of texts) await w.storeNew(t);
+    await w.storeNew("Flamingos stand on one leg to save energy");
+
+    const one = await search(w, { query: "pelican", limit: 1 });
+    expect(one.memories).toHaveLength(1);
+    expect(one.total).toBe(4);
+
+    const three = await search(w, { query: "pelican", limit: 3 });
+    expect(three.memories).toHaveLength(3);
+    expect(three.total).toBe(4);
+
+    const all = await search(w, { query: "pelican" });
+    expect(all.memories).toHaveLength(4);
+    expect(all.total).toBe(4);
+    // The first page is a prefix of the full ranking.
+    expect(ids(three)).toEqual(ids(all).slice(0, 3));
+  });
+
+  it("defaults to 10 results", async () => {
+    const w = newWallet();
+    await w.storeMany(
+      Array.from({ length: 12 }, (_, i) => ({
+        // One namespace each: deduplication only compares memories of the same namespace.
+        content: `Lighthouse keeper log entry ${i}`,
+        namespace: `ns${i}`,
+      })),
+    );
+    const body = await search(w, { query: "lighthouse" });
+    expect(body.memories).toHaveLength(10);
+    expect(body.total).toBe(12);
+  });
+});
