@@ -6,33 +6,13 @@
  * once. Large wallets are seeded through the data layer (2,000 API stores would dominate the
  * suite's run time); every call under test goes through the API.
  */
-import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { connectDb, type Db } from "../worker/db/client";
+import type { Db } from "../worker/db/client";
 import { LocalEmbedder } from "../worker/embed/local";
 import { EXACT_SCAN_MAX, indexBacklog, shardOf } from "../worker/memories/ann";
+import { userIdOf, withDb } from "./db";
 import { newWallet, sleep, type Wallet } from "./helpers";
-
-const dbEnv = env as unknown as { DATABASE_URL: string; NEON_WS_PROXY?: string };
-
-async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const handle = connectDb(dbEnv.DATABASE_URL, dbEnv.NEON_WS_PROXY || undefined);
-  try {
-    return await work(handle.db);
-  } finally {
-    await handle.close();
-  }
-}
-
-const userIdOf = (db: Db, w: Wallet) =>
-  db
-    .execute<{ id: string }>(sql`SELECT id FROM users WHERE wallet = ${w.address.toLowerCase()}`)
-    .then((r) => {
-      const id = r.rows[0]?.id;
-      if (!id) throw new Error("no user");
-      return id;
-    });
 
 const counts = (db: Db, userId: string) =>
   db

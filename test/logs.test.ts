@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { DrizzleQueryError, sql } from "drizzle-orm";
 import {
   afterAll,
@@ -10,8 +9,8 @@ import {
   type MockInstance,
   vi,
 } from "vitest";
-import { connectDb, type Db } from "../worker/db/client";
 import { describeFailure, logError } from "../worker/lib/log";
+import { withDb } from "./db";
 import { newWallet, request, signAuth } from "./helpers";
 
 /**
@@ -22,17 +21,6 @@ import { newWallet, request, signAuth } from "./helpers";
  */
 const REFUSED = "log-test-refused:";
 const SQLSTATE = "P0001";
-
-const dbEnv = env as unknown as { DATABASE_URL: string; NEON_WS_PROXY?: string };
-
-async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const handle = connectDb(dbEnv.DATABASE_URL, dbEnv.NEON_WS_PROXY || undefined);
-  try {
-    return await work(handle.db);
-  } finally {
-    await handle.close();
-  }
-}
 
 beforeAll(() =>
   withDb(async (db) => {

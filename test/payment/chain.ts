@@ -155,7 +155,8 @@ export const post = (body: unknown): RequestInit => ({
 
 export const json = async (res: Response): Promise<Json> => JSON.parse(await res.text());
 
-export const meterOf = (wallet: string) => env.METER.get(env.METER.idFromName(`wallet:${wallet}`));
+export const meterOf = (wallet: string) =>
+  env.METER.get(env.METER.idFromName(`wallet:${wallet.toLowerCase()}`));
 
 /** Uses up a wallet's free allowance directly in its Meter (the first test does it by HTTP). */
 export async function exhaustAllowance(wallet: string) {
