@@ -10,14 +10,7 @@ import { appendPaymentIdentifierToExtensions } from "@x402/extensions/payment-id
 import { type Address, parseAbi } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { type ApiResponse, request, signAuth, type WorkerFetch } from "../helpers";
-import {
-  chain,
-  chainFetch,
-  exhaustAllowance,
-  mint,
-  publicClient,
-  x402For,
-} from "../payment/chain";
+import { chain, chainFetch, exhaustAllowance, mint, publicClient, x402For } from "../payment/chain";
 
 export { balances, chain, chainFetch, exhaustAllowance, meterOf } from "../payment/chain";
 export { workerWith } from "../worker-with";
