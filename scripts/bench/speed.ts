@@ -74,7 +74,8 @@ export interface SpeedResults {
 }
 
 export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedOutcome> {
-  const { db, close } = connectDb(stack.database.url, stack.database.wsProxy);
+  // No query timeout: building the HNSW indexes over a million rows takes minutes.
+  const { db, close } = connectDb(stack.database.url, stack.database.wsProxy, 0);
   const embedder = opts.embedding.embedder;
   const sizes: OurSize[] = [];
   let results: SpeedResults | undefined;
