@@ -96,12 +96,12 @@ describe("metering pieces without storage", () => {
         remaining: 100,
         resetAt: T0_SECONDS + 60,
       });
-      expect(await noop.reserveFree("0xabc", 100)).toEqual({
+      expect(await noop.wallet("0xabc").reserveFree(100)).toEqual({
         granted: true,
         used: 0,
         remaining: 100,
       });
     }
-    expect(await noop.freeStatus("0xabc", 100)).toEqual({ used: 0, remaining: 100 });
+    expect(await noop.wallet("0xabc").freeStatus(100)).toEqual({ used: 0, remaining: 100 });
   });
 });
