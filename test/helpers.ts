@@ -96,6 +96,13 @@ export function newWallet(workerFetch?: WorkerFetch) {
     });
   const get = (path: string) => call("GET", path);
   const post = (path: string, body?: unknown) => call("POST", path, body);
+  const storeNew = async (content: string, fields: Record<string, unknown> = {}) => {
+    const res = await post("/v1/store", { content, ...fields });
+    if (res.status !== 201 || res.body.deduplicated !== false) {
+      throw new Error(`expected a new memory, got ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    return res.body.id as string;
+  };
   const getMemory = async (id: string): Promise<Json> => {
     const res = await get(`/v1/memories/${id}`);
     if (res.status !== 200) throw new Error(`get ${id}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -131,12 +138,15 @@ export function newWallet(workerFetch?: WorkerFetch) {
       return res.body.id as string;
     },
     /** Stores a memory that must be a new one (not merged into another); returns its id. */
-    async storeNew(content: string, fields: Record<string, unknown> = {}): Promise<string> {
-      const res = await post("/v1/store", { content, ...fields });
-      if (res.status !== 201 || res.body.deduplicated !== false) {
-        throw new Error(`expected a new memory, got ${res.status} ${JSON.stringify(res.body)}`);
-      }
-      return res.body.id as string;
+    storeNew,
+    /**
+     * Stores each text as a new memory with the same `fields`, one request after another (so
+     * in this order of created_at); returns their ids in that order.
+     */
+    async storeAll(texts: readonly string[], fields: Record<string, unknown> = {}) {
+      const stored: string[] = [];
+      for (const text of texts) stored.push(await storeNew(text, fields));
+      return stored;
     },
     /** Stores many memories (in batches of 100), none merged into another; returns their ids. */
     async storeMany(items: Array<Record<string, unknown>>): Promise<string[]> {

@@ -1,7 +1,7 @@
 /** What the POST /v1/context tests share: the call, with the checks every answer must pass. */
 import { expect } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
-import type { Json, Wallet } from "../../helpers";
+import { type Json, sleep, type Wallet } from "../../helpers";
 
 export const HEADER = "Relevant memories:";
 
@@ -50,4 +50,20 @@ export function lineOrder(lines: string[], contents: string[]): number[] {
     expect(matches, line).toHaveLength(1);
     return matches[0] as number;
   });
+}
+
+/** A memory to store: its content and the other fields of its store request. */
+export type Seed = [content: string, fields: Record<string, unknown>];
+
+/**
+ * Stores the memories in order, a few ms apart (so their created_at strictly increases), each
+ * a new one; returns their ids and contents in that order.
+ */
+export async function seed(w: Wallet, memories: Seed[]) {
+  const ids: string[] = [];
+  for (const [content, fields] of memories) {
+    ids.push(await w.storeNew(content, fields));
+    await sleep(5);
+  }
+  return { ids, contents: memories.map(([content]) => content) };
 }

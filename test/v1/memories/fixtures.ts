@@ -35,9 +35,8 @@ export function text(i: number): string {
 
 /** Stores `n` distinct memories (the first `n` of TEXTS). */
 export async function storeTexts(w: Wallet, n: number, fields: Record<string, unknown> = {}) {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push(await w.storeNew(text(i), fields));
-  return ids;
+  if (n > TEXTS.length) throw new Error(`only ${TEXTS.length} texts`);
+  return w.storeAll(TEXTS.slice(0, n), fields);
 }
 
 export async function graph(w: Wallet, id: string, query = ""): Promise<Json> {
