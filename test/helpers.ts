@@ -148,6 +148,15 @@ export function newWallet(workerFetch?: WorkerFetch) {
       for (const text of texts) stored.push(await storeNew(text, fields));
       return stored;
     },
+    /**
+     * Stores each memory (the body of its store request) as a new one, one request after
+     * another (so in this order of created_at); returns their ids in that order.
+     */
+    async storeEach(items: ReadonlyArray<{ content: string } & Record<string, unknown>>) {
+      const stored: string[] = [];
+      for (const { content, ...fields } of items) stored.push(await storeNew(content, fields));
+      return stored;
+    },
     /** Stores many memories (in batches of 100), none merged into another; returns their ids. */
     async storeMany(items: Array<Record<string, unknown>>): Promise<string[]> {
       const stored: string[] = [];

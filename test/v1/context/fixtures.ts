@@ -52,8 +52,8 @@ export function lineOrder(lines: string[], contents: string[]): number[] {
   });
 }
 
-/** A memory to store: its content and the other fields of its store request. */
-export type Seed = [content: string, fields: Record<string, unknown>];
+/** A memory to store: the body of its store request. */
+export type Seed = { content: string } & Record<string, unknown>;
 
 /**
  * Stores the memories in order, a few ms apart (so their created_at strictly increases), each
@@ -61,9 +61,9 @@ export type Seed = [content: string, fields: Record<string, unknown>];
  */
 export async function seed(w: Wallet, memories: Seed[]) {
   const ids: string[] = [];
-  for (const [content, fields] of memories) {
+  for (const { content, ...fields } of memories) {
     ids.push(await w.storeNew(content, fields));
     await sleep(5);
   }
-  return { ids, contents: memories.map(([content]) => content) };
+  return { ids, contents: memories.map((m) => m.content) };
 }

@@ -11,28 +11,29 @@ describe("POST /v1/context: text format", () => {
   it("without a query: a header and one line per memory, pinned first, then importance", async () => {
     const w = newWallet();
     const { ids, contents } = await seed(w, [
-      [
-        "Low importance but pinned: the office door code is 4512",
-        { importance: 0.2, pinned: true },
-      ],
-      [
-        "Important: the release freeze starts on December 15",
-        {
-          importance: 0.9,
-          memory_type: "decision",
-          tags: ["release", "calendar"],
-          namespace: "office",
-        },
-      ],
-      ["Medium: the coffee machine is descaled on Fridays", { importance: 0.5 }],
-      [
-        "Important and newer: backups are verified every Monday",
-        { importance: 0.9, memory_type: "project" },
-      ],
-      [
-        "Trivial: the plant in reception is a ficus",
-        { importance: 0.1, memory_type: "observation" },
-      ],
+      {
+        content: "Low importance but pinned: the office door code is 4512",
+        importance: 0.2,
+        pinned: true,
+      },
+      {
+        content: "Important: the release freeze starts on December 15",
+        importance: 0.9,
+        memory_type: "decision",
+        tags: ["release", "calendar"],
+        namespace: "office",
+      },
+      { content: "Medium: the coffee machine is descaled on Fridays", importance: 0.5 },
+      {
+        content: "Important and newer: backups are verified every Monday",
+        importance: 0.9,
+        memory_type: "project",
+      },
+      {
+        content: "Trivial: the plant in reception is a ficus",
+        importance: 0.1,
+        memory_type: "observation",
+      },
     ]);
     const [pinned, releaseId = "", coffee, backups, ficus] = ids;
 
@@ -77,11 +78,17 @@ describe("POST /v1/context: text format", () => {
   it("with a query: memories in recall order", async () => {
     const w = newWallet();
     const { ids, contents } = await seed(w, [
-      ["Saffron risotto needs arborio rice, saffron threads and parmesan", { importance: 0.1 }],
-      ["Saffron risotto with parmesan tastes better with homemade stock", { importance: 0.2 }],
-      ["Risotto rice should be toasted before adding wine", { importance: 0.3 }],
-      ["The parmesan wheel in the pantry is almost finished", { importance: 0.4 }],
-      ["Pinned: the car needs an oil change in April", { importance: 1, pinned: true }],
+      {
+        content: "Saffron risotto needs arborio rice, saffron threads and parmesan",
+        importance: 0.1,
+      },
+      {
+        content: "Saffron risotto with parmesan tastes better with homemade stock",
+        importance: 0.2,
+      },
+      { content: "Risotto rice should be toasted before adding wine", importance: 0.3 },
+      { content: "The parmesan wheel in the pantry is almost finished", importance: 0.4 },
+      { content: "Pinned: the car needs an oil change in April", importance: 1, pinned: true },
     ]);
     const query = "saffron risotto arborio rice parmesan";
     const recalled = await w.post("/v1/recall", { query, limit: 10 });
@@ -126,14 +133,17 @@ describe("POST /v1/context: structured format", () => {
   it("returns {memories: [{content, importance, memory_type, tags, source}]}", async () => {
     const w = newWallet();
     const { ids } = await seed(w, [
-      [
-        "Quarterly OKRs are reviewed by the leadership team",
-        { importance: 0.8, memory_type: "decision", tags: ["okr", "planning"] },
-      ],
-      [
-        "The support rota is posted in the team channel",
-        { importance: 0.3, metadata: { source: "slack", channel: "#support" } },
-      ],
+      {
+        content: "Quarterly OKRs are reviewed by the leadership team",
+        importance: 0.8,
+        memory_type: "decision",
+        tags: ["okr", "planning"],
+      },
+      {
+        content: "The support rota is posted in the team channel",
+        importance: 0.3,
+        metadata: { source: "slack", channel: "#support" },
+      },
     ]);
     const body = await context(w, { format: "structured" });
     expect(body.memories_used).toBe(2);

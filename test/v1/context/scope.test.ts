@@ -5,19 +5,22 @@
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
 import { type Json, newWallet, sleep } from "../../helpers";
-import { bodyLines, context, lineOrder, type Seed, seed } from "./fixtures";
+import { bodyLines, context, lineOrder, seed } from "./fixtures";
 
 describe("POST /v1/context: scope and isolation", () => {
   it("filters by namespace, session_id and agent_id, with or without a query", async () => {
     const w = newWallet();
     // Each memory has one scope field, and filtering by it finds that memory alone.
-    const scoped: Seed[] = [
+    const scoped: Array<[content: string, scope: Record<string, string>]> = [
       ["Namespace work: sprint demo on Friday", { namespace: "work" }],
       ["Namespace home: water the ferns", { namespace: "home" }],
       ["Session alpha: user asked about refunds", { session_id: "alpha" }],
       ["Agent scout: crawled the pricing page", { agent_id: "scout" }],
     ];
-    const { contents } = await seed(w, scoped);
+    const { contents } = await seed(
+      w,
+      scoped.map(([content, scope]) => ({ content, ...scope })),
+    );
     for (const [expected, [, filter]] of scoped.entries()) {
       for (const query of [undefined, "friday ferns refunds pricing"]) {
         const body = await context(w, { ...filter, ...(query ? { query } : {}) });
