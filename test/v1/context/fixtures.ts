@@ -1,6 +1,7 @@
 /** What the POST /v1/context tests share: the call, with the checks every answer must pass. */
 import { expect } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
+import { SUMMARY_KEYS } from "../../fixtures";
 import { type Json, sleep, type Wallet } from "../../helpers";
 
 export const HEADER = "Relevant memories:";
@@ -23,16 +24,7 @@ export async function context(w: Wallet, body: Record<string, unknown> = {}): Pr
   return res.body;
 }
 
-const USED_MEMORY_KEYS = [
-  "content",
-  "created_at",
-  "id",
-  "importance",
-  "memory_type",
-  "namespace",
-  "pinned",
-  "tags",
-].sort();
+const USED_MEMORY_KEYS = [...SUMMARY_KEYS, "pinned"].sort();
 
 /** The lines of a text block after the header, checked to be one per memory. */
 export function bodyLines(block: string, count: number): string[] {

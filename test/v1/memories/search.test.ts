@@ -1,5 +1,6 @@
 /** GET /v1/memories/search?q=...: the clients' alias of POST /v1/search. */
 import { describe, expect, it } from "vitest";
+import { SUMMARY_KEYS } from "../../fixtures";
 import { expectError, ids, type Json, newWallet, sleep, sorted } from "../../helpers";
 import { search, searchGet, seedTelescopes } from "../search/fixtures";
 
@@ -16,13 +17,7 @@ describe("GET /v1/memories/search (client alias)", () => {
     const first = viaGet.memories.find((m: Json) => m.id === m1);
     expect(Object.keys(first).sort()).toEqual(
       [
-        "content",
-        "created_at",
-        "id",
-        "importance",
-        "memory_type",
-        "namespace",
-        "tags",
+        ...SUMMARY_KEYS,
         "user_id",
         "embedding_model",
         "updated_at",
