@@ -150,11 +150,18 @@ export function newWallet(workerFetch?: WorkerFetch) {
     },
     /**
      * Stores each memory (the body of its store request) as a new one, one request after
-     * another (so in this order of created_at); returns their ids in that order.
+     * another (so in this order of created_at), `pauseMs` apart when their created_at must
+     * differ; returns their ids in that order.
      */
-    async storeEach(items: ReadonlyArray<{ content: string } & Record<string, unknown>>) {
+    async storeEach(
+      items: ReadonlyArray<{ content: string } & Record<string, unknown>>,
+      { pauseMs = 0 } = {},
+    ) {
       const stored: string[] = [];
-      for (const { content, ...fields } of items) stored.push(await storeNew(content, fields));
+      for (const { content, ...fields } of items) {
+        if (pauseMs > 0 && stored.length > 0) await sleep(pauseMs);
+        stored.push(await storeNew(content, fields));
+      }
       return stored;
     },
     /** Stores many memories (in batches of 100), none merged into another; returns their ids. */

@@ -16,7 +16,7 @@ import { insertJob } from "../../worker/jobs/records";
 import { RulesProvider } from "../../worker/llm/rules";
 import { openServices } from "../../worker/services";
 import { ensureUser } from "../../worker/users";
-import { type Json, newWallet, type Wallet } from "../helpers";
+import { type Json, newWallet } from "../helpers";
 
 /** The suite's services, opened once per test file: close them in afterAll. */
 export const bindings: Env = { ...env };

@@ -2,7 +2,7 @@
 import { expect } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
 import { SUMMARY_KEYS } from "../../fixtures";
-import { type Json, sleep, type Wallet } from "../../helpers";
+import type { Json, Wallet } from "../../helpers";
 
 export const HEADER = "Relevant memories:";
 
@@ -52,10 +52,6 @@ export type Seed = { content: string } & Record<string, unknown>;
  * a new one; returns their ids and contents in that order.
  */
 export async function seed(w: Wallet, memories: Seed[]) {
-  const ids: string[] = [];
-  for (const { content, ...fields } of memories) {
-    ids.push(await w.storeNew(content, fields));
-    await sleep(5);
-  }
+  const ids = await w.storeEach(memories, { pauseMs: 5 });
   return { ids, contents: memories.map((m) => m.content) };
 }
