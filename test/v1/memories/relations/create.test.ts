@@ -82,7 +82,7 @@ describe("POST /v1/memories/:id/relations", () => {
       }),
     ],
     ["an empty body", () => ({})],
-    ["no body", () => undefined],
+    ["a request without a body", () => undefined],
     ["a relation from a memory to itself", (a) => ({ target_id: a, relation_type: "related_to" })],
   ])("rejects %s with 422", async (_case, body) => {
     const w = newWallet();
