@@ -41,13 +41,18 @@ export const QUERY_TIMEOUT_MS = 15_000;
 /** pool.end() waits for a socket "end" event that a dead connection never sends. */
 const CLOSE_TIMEOUT_MS = 2_000;
 
-export function connectDb(databaseUrl: string, wsProxy?: string): DbHandle {
+export function connectDb(
+  databaseUrl: string,
+  wsProxy?: string,
+  /** 0 for none: maintenance scripts (an index build) may run for minutes. */
+  queryTimeoutMs = QUERY_TIMEOUT_MS,
+): DbHandle {
   if (wsProxy) useLocalProxy(wsProxy);
   const pool = new Pool({
     connectionString: databaseUrl,
     max: 4,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    query_timeout: QUERY_TIMEOUT_MS,
+    ...(queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs } : {}),
   });
   // A dropped connection must not crash the isolate; the query that used it already failed.
   // The pool's own listener covers idle clients only: a client checked out for a

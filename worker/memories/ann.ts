@@ -16,7 +16,8 @@
  * Inserting a row into HNSW costs ~1 ms (measured: 100 rows into a 100,000-row graph, 430-750
  * ms on 2 busy cores), more than the rest of a 100-item batch store. So stores write
  * `ann = false`, and `indexBacklog` flips a wallet's backlog after the response, only for
- * wallets above EXACT_SCAN_MAX: most wallets never pay for an index they would not use.
+ * wallets above EXACT_SCAN_MAX and once BACKLOG_MIN rows are waiting: most wallets never pay
+ * for an index they would not use, and a large one pays in chunks.
  */
 import { sql } from "drizzle-orm";
 import { ANN_SHARDS, memories } from "../../schema/tables";
@@ -27,6 +28,12 @@ export const EXACT_SCAN_MAX = 2000;
 
 /** Rows flipped into the index per statement: each takes ~1 ms of HNSW insertion. */
 const INDEX_CHUNK = 100;
+/**
+ * The indexer waits for this many un-indexed rows: below it, the exact scan of the backlog
+ * costs little (one probe against 500 rows is ~0.1 ms), and indexing a row or two after every
+ * store kept the HNSW shard's pages busy under the next store's search.
+ */
+export const BACKLOG_MIN = 500;
 /** How long one indexer run keeps going; the next write of the wallet resumes it. */
 const INDEX_BUDGET_MS = 20_000;
 
@@ -48,11 +55,14 @@ export const backlogRows = sql`NOT ${memories.ann}`;
  * skips rows another run has locked. Returns how many rows it indexed.
  */
 export async function indexBacklog(db: DbOrTx, userId: string): Promise<number> {
-  const live = await db.execute<{ n: number }>(sql`
-    SELECT count(*)::int AS n FROM (
-      SELECT 1 FROM ${memories} WHERE ${memories.userId} = ${userId}
-        AND ${memories.deletedAt} IS NULL LIMIT ${EXACT_SCAN_MAX + 1}) s`);
-  if ((live.rows[0]?.n ?? 0) <= EXACT_SCAN_MAX) return 0;
+  const sizes = await db.execute<{ live: number; backlog: number }>(sql`
+    SELECT
+      (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${memories.userId} = ${userId}
+        AND ${memories.deletedAt} IS NULL LIMIT ${EXACT_SCAN_MAX + 1}) s) AS live,
+      (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${memories.userId} = ${userId}
+        AND ${memories.deletedAt} IS NULL AND ${backlogRows} LIMIT ${BACKLOG_MIN}) b) AS backlog`);
+  const { live = 0, backlog = 0 } = sizes.rows[0] ?? {};
+  if (live <= EXACT_SCAN_MAX || backlog < BACKLOG_MIN) return 0;
   const started = Date.now();
   let total = 0;
   for (;;) {

@@ -77,8 +77,10 @@ export function nearestStatement(q: NearestQuery): SQL {
         row_number() OVER (PARTITION BY i ORDER BY similarity DESC, id) AS rank
       FROM pairs
     )
+    -- Each kept pair's memory by its primary key. (A plain join was planned from the pairs'
+    -- estimate, hundreds of thousands, as a hash join over a full scan of the table.)
     SELECT ranked.i, ranked.similarity, ${q.columns}
-    FROM ranked JOIN ${memories} m ON m.id = ranked.id
+    FROM ranked CROSS JOIN LATERAL (SELECT * FROM ${memories} WHERE ${memories.id} = ranked.id) m
     WHERE ranked.rank <= ${q.k}
     ORDER BY ranked.i, ranked.rank`;
 }
