@@ -24,7 +24,7 @@ import { indexBacklog } from "./ann";
 import { mergeText } from "./dedup-rule";
 import { type Draft, embedJoined, existingDraft, merge, type Nearest } from "./merge";
 import { nearestStatement, probesOf } from "./nearest";
-import { liveMemory, type MemoryJson, type MemoryRecord, memoryColumns, toMemory } from "./rows";
+import { type MemoryJson, type MemoryRecord, memoryColumns, toMemory } from "./rows";
 import type { NewMemory } from "./store-input";
 
 export const DEDUP_THRESHOLD = 0.95;
