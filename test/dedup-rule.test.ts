@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { distinguishingWords, mergeText } from "../worker/memories/dedup-rule";
+import { distinguishingWords, type MergedText, mergeText } from "../worker/memories/dedup-rule";
 
 describe("distinguishingWords", () => {
   // Pairs a real model scores ≥ 0.9 (bge-small-en-v1.5 cosines from the issue and the model
@@ -41,40 +41,49 @@ describe("distinguishingWords", () => {
   });
 });
 
+const long = "word ".repeat(900);
+
 describe("mergeText", () => {
-  it("keeps the existing text when it contains the new one, ignoring case and spacing", () => {
-    expect(
-      mergeText("The deploy runs every Friday at noon.", "the deploy  runs every FRIDAY"),
-    ).toEqual({ kind: "kept" });
-  });
-
-  it("takes the new text when it contains the existing one, whatever it adds", () => {
-    expect(mergeText("I have two cats", "I have two cats and a dog named Rex")).toEqual({
-      kind: "replaced",
-    });
-  });
-
-  it("takes the new wording when only stop words, case or punctuation differ", () => {
-    expect(
-      mergeText("The deploy window is on the Tuesday at 10:00", "Deploy window: Tuesday, 10:00!"),
-    ).toEqual({ kind: "replaced" });
-  });
-
-  it("joins two wordings of one fact, so neither text is lost", () => {
-    expect(mergeText("The user prefers dark mode", "User likes dark mode")).toEqual({
-      kind: "joined",
-      content: "The user prefers dark mode. User likes dark mode",
-    });
-    expect(mergeText("Thanks, Mel!", " Thank you so much, Mel ")).toEqual({
-      kind: "joined",
-      content: "Thanks, Mel! Thank you so much, Mel",
-    });
-  });
-
-  it("refuses distinct facts, and a join longer than the content limit", () => {
-    expect(mergeText("Support group on 7 May 2023", "Support group on 20 July 2023")).toBeNull();
-    expect(mergeText("I have two cats", "I have three cats")).toBeNull();
-    const long = "word ".repeat(900);
-    expect(mergeText(`${long}alpha`, `${long}beta`)).toBeNull();
+  it.each<[rule: string, existing: string, incoming: string, merged: MergedText | null]>([
+    [
+      "keeps the existing text when it contains the new one, ignoring case and spacing",
+      "The deploy runs every Friday at noon.",
+      "the deploy  runs every FRIDAY",
+      { kind: "kept" },
+    ],
+    [
+      "takes the new text when it contains the existing one, whatever it adds",
+      "I have two cats",
+      "I have two cats and a dog named Rex",
+      { kind: "replaced" },
+    ],
+    [
+      "takes the new wording when only stop words, case or punctuation differ",
+      "The deploy window is on the Tuesday at 10:00",
+      "Deploy window: Tuesday, 10:00!",
+      { kind: "replaced" },
+    ],
+    [
+      "joins two wordings of one fact, so neither text is lost",
+      "The user prefers dark mode",
+      "User likes dark mode",
+      { kind: "joined", content: "The user prefers dark mode. User likes dark mode" },
+    ],
+    [
+      "joins two wordings of a thanks, trimmed",
+      "Thanks, Mel!",
+      " Thank you so much, Mel ",
+      { kind: "joined", content: "Thanks, Mel! Thank you so much, Mel" },
+    ],
+    [
+      "refuses distinct facts (dates)",
+      "Support group on 7 May 2023",
+      "Support group on 20 July 2023",
+      null,
+    ],
+    ["refuses distinct facts (counts)", "I have two cats", "I have three cats", null],
+    ["refuses a join longer than the content limit", `${long}alpha`, `${long}beta`, null],
+  ])("%s", (_rule, existing, incoming, merged) => {
+    expect(mergeText(existing, incoming)).toEqual(merged);
   });
 });

@@ -15,6 +15,20 @@ export const MEMORY_DEFAULTS = {
   expires_at: null,
 };
 
+/**
+ * The fields of a memory summary, sorted: what a keyword search result and a memory used by
+ * POST /v1/context show at least.
+ */
+export const SUMMARY_KEYS = [
+  "content",
+  "created_at",
+  "id",
+  "importance",
+  "memory_type",
+  "namespace",
+  "tags",
+];
+
 /** The header line of a CSV export: the spec's columns, in its order. */
 export const CSV_HEADER =
   "id,namespace,content,memory_type,importance,tags,session_id,agent_id,pinned,immutable," +

@@ -96,6 +96,13 @@ export function newWallet(workerFetch?: WorkerFetch) {
     });
   const get = (path: string) => call("GET", path);
   const post = (path: string, body?: unknown) => call("POST", path, body);
+  const storeNew = async (content: string, fields: Record<string, unknown> = {}) => {
+    const res = await post("/v1/store", { content, ...fields });
+    if (res.status !== 201 || res.body.deduplicated !== false) {
+      throw new Error(`expected a new memory, got ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    return res.body.id as string;
+  };
   const getMemory = async (id: string): Promise<Json> => {
     const res = await get(`/v1/memories/${id}`);
     if (res.status !== 200) throw new Error(`get ${id}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -131,12 +138,31 @@ export function newWallet(workerFetch?: WorkerFetch) {
       return res.body.id as string;
     },
     /** Stores a memory that must be a new one (not merged into another); returns its id. */
-    async storeNew(content: string, fields: Record<string, unknown> = {}): Promise<string> {
-      const res = await post("/v1/store", { content, ...fields });
-      if (res.status !== 201 || res.body.deduplicated !== false) {
-        throw new Error(`expected a new memory, got ${res.status} ${JSON.stringify(res.body)}`);
+    storeNew,
+    /**
+     * Stores each text as a new memory with the same `fields`, one request after another (so
+     * in this order of created_at); returns their ids in that order.
+     */
+    async storeAll(texts: readonly string[], fields: Record<string, unknown> = {}) {
+      const stored: string[] = [];
+      for (const text of texts) stored.push(await storeNew(text, fields));
+      return stored;
+    },
+    /**
+     * Stores each memory (the body of its store request) as a new one, one request after
+     * another (so in this order of created_at), `pauseMs` apart when their created_at must
+     * differ; returns their ids in that order.
+     */
+    async storeEach(
+      items: ReadonlyArray<{ content: string } & Record<string, unknown>>,
+      { pauseMs = 0 } = {},
+    ) {
+      const stored: string[] = [];
+      for (const { content, ...fields } of items) {
+        if (pauseMs > 0 && stored.length > 0) await sleep(pauseMs);
+        stored.push(await storeNew(content, fields));
       }
-      return res.body.id as string;
+      return stored;
     },
     /** Stores many memories (in batches of 100), none merged into another; returns their ids. */
     async storeMany(items: Array<Record<string, unknown>>): Promise<string[]> {

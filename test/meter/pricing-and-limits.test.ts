@@ -14,37 +14,41 @@ import { MISSING_ID } from "../helpers";
 import { T0, T0_SECONDS } from "./fixtures";
 
 describe("metering pieces without storage", () => {
-  it("prices the spec's paid endpoints and the clients' alias, and nothing else", () => {
-    const cases: Array<[string, string, string | null]> = [
-      ["POST", "/v1/store", "5000"],
-      ["POST", "/v1/recall", "5000"],
-      ["PATCH", `/v1/memories/${MISSING_ID}`, "5000"],
-      ["PATCH", "/v1/memories/batch", "5000"],
-      ["POST", "/v1/memories/batch-update", "5000"],
-      ["POST", "/v1/store/batch", "40000"],
-      ["POST", "/v1/memories/extract", "10000"],
-      ["POST", "/v1/memories/consolidate", "10000"],
-      ["POST", "/v1/ingest", "10000"],
-      ["POST", "/v1/context", "10000"],
-      ["POST", "/v1/migrate", "10000"],
-      ["GET", "/v1/memories", null],
-      ["GET", `/v1/memories/${MISSING_ID}`, null],
-      ["DELETE", `/v1/memories/${MISSING_ID}`, null],
-      ["PATCH", `/v1/memories/${MISSING_ID}/relations`, null],
-      ["POST", "/v1/search", null],
-      ["POST", "/v1/memories/core", null],
-      ["GET", "/v1/free-tier/status", null],
-      ["GET", "/health", null],
-      ["POST", "/auth/session", null],
-    ];
-    // The price a request pays is its declared operation's (worker/routes/operation.ts).
-    const priceOf = (method: string, path: string) => {
-      const priceClass = operationFor(method, path)?.price;
-      return priceClass ? PRICES[priceClass] : null;
-    };
-    for (const [method, path, atomic] of cases) {
-      expect(priceOf(method, path)?.atomic ?? null, `${method} ${path}`).toBe(atomic);
-    }
+  // The price a request pays is its declared operation's (worker/routes/operation.ts).
+  const priceOf = (method: string, path: string) => {
+    const priceClass = operationFor(method, path)?.price;
+    return priceClass ? PRICES[priceClass] : null;
+  };
+
+  it.each<[method: string, path: string, atomic: string | null]>([
+    ["POST", "/v1/store", "5000"],
+    ["POST", "/v1/recall", "5000"],
+    ["PATCH", `/v1/memories/${MISSING_ID}`, "5000"],
+    ["PATCH", "/v1/memories/batch", "5000"],
+    ["POST", "/v1/memories/batch-update", "5000"],
+    ["POST", "/v1/store/batch", "40000"],
+    ["POST", "/v1/memories/extract", "10000"],
+    ["POST", "/v1/memories/consolidate", "10000"],
+    ["POST", "/v1/ingest", "10000"],
+    ["POST", "/v1/context", "10000"],
+    ["POST", "/v1/migrate", "10000"],
+    ["GET", "/v1/memories", null],
+    ["GET", `/v1/memories/${MISSING_ID}`, null],
+    ["DELETE", `/v1/memories/${MISSING_ID}`, null],
+    ["PATCH", `/v1/memories/${MISSING_ID}/relations`, null],
+    ["POST", "/v1/search", null],
+    ["POST", "/v1/memories/core", null],
+    ["GET", "/v1/free-tier/status", null],
+    ["GET", "/health", null],
+    ["POST", "/auth/session", null],
+  ])(
+    "prices the spec's paid endpoints and the clients' alias, and nothing else: %s %s costs %s",
+    (method, path, atomic) => {
+      expect(priceOf(method, path)?.atomic ?? null).toBe(atomic);
+    },
+  );
+
+  it("states each price in atomic USDC units and in dollars", () => {
     expect(priceOf("POST", "/v1/store")).toEqual({ atomic: "5000", usd: "0.005" });
     expect(priceOf("POST", "/v1/store/batch")).toEqual({ atomic: "40000", usd: "0.04" });
     expect(priceOf("POST", "/v1/migrate")).toEqual({ atomic: "10000", usd: "0.01" });
@@ -96,12 +100,12 @@ describe("metering pieces without storage", () => {
         remaining: 100,
         resetAt: T0_SECONDS + 60,
       });
-      expect(await noop.reserveFree("0xabc", 100)).toEqual({
+      expect(await noop.wallet("0xabc").reserveFree(100)).toEqual({
         granted: true,
         used: 0,
         remaining: 100,
       });
     }
-    expect(await noop.freeStatus("0xabc", 100)).toEqual({ used: 0, remaining: 100 });
+    expect(await noop.wallet("0xabc").freeStatus(100)).toEqual({ used: 0, remaining: 100 });
   });
 });

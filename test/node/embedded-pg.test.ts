@@ -33,6 +33,18 @@ async function shut(s: Served): Promise<void> {
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Runs `test` with two clients of the server at `port`, and ends both afterwards, failed or not. */
+async function withTwoClients(port: number, test: (a: RawClient, b: RawClient) => Promise<void>) {
+  const a = await RawClient.connect(port);
+  const b = await RawClient.connect(port);
+  try {
+    await test(a, b);
+  } finally {
+    a.end();
+    b.end();
+  }
+}
+
 describe("embedded Postgres front", () => {
   let s: Served;
   beforeAll(async () => {
@@ -43,113 +55,97 @@ describe("embedded Postgres front", () => {
   });
   afterAll(() => shut(s));
 
-  it("runs a client's Parse/Bind/Execute as one unit even when another client's arrives in between", async () => {
-    const a = await RawClient.connect(s.port);
-    const b = await RawClient.connect(s.port);
-    // A starts an extended-protocol run and stops before Execute/Sync.
-    a.send(m.parse("", "SELECT 'a:' || $1::text"), m.bind("", "", ["one"]));
-    await settle(20);
-    // B runs a whole different statement on the unnamed statement and portal.
-    b.send(m.parse("", "SELECT 'b:' || $1::text"), m.bind("", "", ["two"]), m.execute(), m.sync());
-    const fromB = await b.reply();
-    a.send(m.execute(), m.sync());
-    const fromA = await a.reply();
-    expect(fromB).toMatchObject({ rows: [["b:two"]], errors: [] });
-    expect(fromA).toMatchObject({ rows: [["a:one"]], errors: [] });
-    a.end();
-    b.end();
-  });
+  it("runs a client's Parse/Bind/Execute as one unit even when another client's arrives in between", () =>
+    withTwoClients(s.port, async (a, b) => {
+      // A starts an extended-protocol run and stops before Execute/Sync.
+      a.send(m.parse("", "SELECT 'a:' || $1::text"), m.bind("", "", ["one"]));
+      await settle(20);
+      // B runs a whole different statement on the unnamed statement and portal.
+      b.send(
+        m.parse("", "SELECT 'b:' || $1::text"),
+        m.bind("", "", ["two"]),
+        m.execute(),
+        m.sync(),
+      );
+      const fromB = await b.reply();
+      a.send(m.execute(), m.sync());
+      const fromA = await a.reply();
+      expect(fromB).toMatchObject({ rows: [["b:two"]], errors: [] });
+      expect(fromA).toMatchObject({ rows: [["a:one"]], errors: [] });
+    }));
 
-  it("holds the database for a client between Flush and Sync; the other waits its turn", async () => {
-    const a = await RawClient.connect(s.port);
-    const b = await RawClient.connect(s.port);
-    a.send(m.parse("", "SELECT 'a'"), m.bind("", ""), m.flush());
-    await settle(20);
-    b.send(m.parse("", "SELECT 'b'"), m.bind("", ""), m.execute(), m.sync());
-    // B's unit cannot run while A's run is open.
-    await settle(50);
-    const order: string[] = [];
-    const bDone = b.reply().then((r) => {
-      order.push("b");
-      return r;
-    });
-    a.send(m.execute(), m.sync());
-    const fromA = await a.reply();
-    order.push("a");
-    const fromB = await bDone;
-    expect(fromA.rows).toEqual([["a"]]);
-    expect(fromB.rows).toEqual([["b"]]);
-    expect(order).toEqual(["a", "b"]);
-    a.end();
-    b.end();
-  });
+  it("holds the database for a client between Flush and Sync; the other waits its turn", () =>
+    withTwoClients(s.port, async (a, b) => {
+      a.send(m.parse("", "SELECT 'a'"), m.bind("", ""), m.flush());
+      await settle(20);
+      b.send(m.parse("", "SELECT 'b'"), m.bind("", ""), m.execute(), m.sync());
+      // B's unit cannot run while A's run is open.
+      await settle(50);
+      const order: string[] = [];
+      const bDone = b.reply().then((r) => {
+        order.push("b");
+        return r;
+      });
+      a.send(m.execute(), m.sync());
+      const fromA = await a.reply();
+      order.push("a");
+      const fromB = await bDone;
+      expect(fromA.rows).toEqual([["a"]]);
+      expect(fromB.rows).toEqual([["b"]]);
+      expect(order).toEqual(["a", "b"]);
+    }));
 
-  it("gives each client its own named prepared statements", async () => {
-    const a = await RawClient.connect(s.port);
-    const b = await RawClient.connect(s.port);
-    a.send(m.parse("s1", "SELECT 'from a'"), m.sync());
-    b.send(m.parse("s1", "SELECT 'from b'"), m.sync());
-    expect((await a.reply()).errors).toEqual([]);
-    expect((await b.reply()).errors).toEqual([]);
-    b.send(m.bind("", "s1"), m.execute(), m.sync());
-    a.send(m.bind("", "s1"), m.execute(), m.sync());
-    expect((await a.reply()).rows).toEqual([["from a"]]);
-    expect((await b.reply()).rows).toEqual([["from b"]]);
-    a.end();
-    b.end();
-  });
+  it("gives each client its own named prepared statements", () =>
+    withTwoClients(s.port, async (a, b) => {
+      a.send(m.parse("s1", "SELECT 'from a'"), m.sync());
+      b.send(m.parse("s1", "SELECT 'from b'"), m.sync());
+      expect((await a.reply()).errors).toEqual([]);
+      expect((await b.reply()).errors).toEqual([]);
+      b.send(m.bind("", "s1"), m.execute(), m.sync());
+      a.send(m.bind("", "s1"), m.execute(), m.sync());
+      expect((await a.reply()).rows).toEqual([["from a"]]);
+      expect((await b.reply()).rows).toEqual([["from b"]]);
+    }));
 
-  it("never lets a client bind another client's unnamed statement", async () => {
-    const a = await RawClient.connect(s.port);
-    const b = await RawClient.connect(s.port);
-    a.send(m.parse("", "SELECT 'secret of a'"), m.sync());
-    await a.reply();
-    b.send(m.bind("", ""), m.execute(), m.sync());
-    const fromB = await b.reply();
-    expect(fromB.rows).toEqual([]);
-    expect(fromB.errors[0]?.code).toBe("26000"); // invalid_sql_statement_name
-    a.end();
-    b.end();
-  });
+  it("never lets a client bind another client's unnamed statement", () =>
+    withTwoClients(s.port, async (a, b) => {
+      a.send(m.parse("", "SELECT 'secret of a'"), m.sync());
+      await a.reply();
+      b.send(m.bind("", ""), m.execute(), m.sync());
+      const fromB = await b.reply();
+      expect(fromB.rows).toEqual([]);
+      expect(fromB.errors[0]?.code).toBe("26000"); // invalid_sql_statement_name
+    }));
 
-  it("keeps one client's SET out of another's session", async () => {
-    const a = await RawClient.connect(s.port);
-    const b = await RawClient.connect(s.port);
-    await a.query("SET statement_timeout = '1234ms'");
-    expect((await b.query("SHOW statement_timeout")).rows).toEqual([["0"]]);
-    expect((await a.query("SHOW statement_timeout")).rows).toEqual([["1234ms"]]);
-    expect((await b.query("SHOW search_path")).rows).toEqual([["public"]]);
-    a.end();
-    b.end();
-  });
+  it("keeps one client's SET out of another's session", () =>
+    withTwoClients(s.port, async (a, b) => {
+      await a.query("SET statement_timeout = '1234ms'");
+      expect((await b.query("SHOW statement_timeout")).rows).toEqual([["0"]]);
+      expect((await a.query("SHOW statement_timeout")).rows).toEqual([["1234ms"]]);
+      expect((await b.query("SHOW search_path")).rows).toEqual([["public"]]);
+    }));
 
-  it("gives a transaction the database until it commits; others wait and then see its work", async () => {
-    const a = await RawClient.connect(s.port);
-    const b = await RawClient.connect(s.port);
-    await a.query("BEGIN");
-    await a.query("INSERT INTO items VALUES (1, 'a')");
-    b.send(m.query("SELECT count(*) FROM items WHERE id = 1"));
-    expect(await b.answersWithin(100)).toBe(false);
-    expect((await a.query("SELECT owner FROM items WHERE id = 1")).rows).toEqual([["a"]]);
-    expect((await a.query("COMMIT")).status).toBe("I");
-    expect((await b.reply()).rows).toEqual([["1"]]);
-    a.end();
-    b.end();
-  });
+  it("gives a transaction the database until it commits; others wait and then see its work", () =>
+    withTwoClients(s.port, async (a, b) => {
+      await a.query("BEGIN");
+      await a.query("INSERT INTO items VALUES (1, 'a')");
+      b.send(m.query("SELECT count(*) FROM items WHERE id = 1"));
+      expect(await b.answersWithin(100)).toBe(false);
+      expect((await a.query("SELECT owner FROM items WHERE id = 1")).rows).toEqual([["a"]]);
+      expect((await a.query("COMMIT")).status).toBe("I");
+      expect((await b.reply()).rows).toEqual([["1"]]);
+    }));
 
-  it("keeps a failed transaction with its client until it rolls back", async () => {
-    const a = await RawClient.connect(s.port);
-    const b = await RawClient.connect(s.port);
-    await a.query("BEGIN");
-    const failed = await a.query("SELECT 1/0");
-    expect(failed.status).toBe("E");
-    b.send(m.query("SELECT 'b ran'"));
-    expect(await b.answersWithin(100)).toBe(false);
-    expect((await a.query("ROLLBACK")).status).toBe("I");
-    expect((await b.reply()).rows).toEqual([["b ran"]]);
-    a.end();
-    b.end();
-  });
+  it("keeps a failed transaction with its client until it rolls back", () =>
+    withTwoClients(s.port, async (a, b) => {
+      await a.query("BEGIN");
+      const failed = await a.query("SELECT 1/0");
+      expect(failed.status).toBe("E");
+      b.send(m.query("SELECT 'b ran'"));
+      expect(await b.answersWithin(100)).toBe(false);
+      expect((await a.query("ROLLBACK")).status).toBe("I");
+      expect((await b.reply()).rows).toEqual([["b ran"]]);
+    }));
 
   it("rolls back the transaction of a client that disconnects, and frees the database", async () => {
     const a = await RawClient.connect(s.port);
@@ -224,25 +220,22 @@ describe("embedded Postgres front timeouts", () => {
   });
   afterAll(() => shut(s));
 
-  it("fails a unit that waits too long for another transaction with 55P03, and the connection lives on", async () => {
-    const a = await RawClient.connect(s.port);
-    const b = await RawClient.connect(s.port);
-    await a.query("BEGIN");
-    const refused = await b.query("SELECT 1");
-    expect(refused.errors[0]?.code).toBe("55P03");
-    expect(refused.status).toBe("I");
-    // An extended-protocol unit is refused too, and the messages up to its Sync are skipped.
-    b.send(m.parse("", "SELECT 2"), m.bind("", ""), m.flush());
-    await settle(400);
-    b.send(m.execute(), m.sync());
-    const skipped = await b.reply();
-    expect(skipped.errors[0]?.code).toBe("55P03");
-    expect(skipped.rows).toEqual([]);
-    await a.query("COMMIT");
-    expect((await b.query("SELECT 3")).rows).toEqual([["3"]]);
-    a.end();
-    b.end();
-  });
+  it("fails a unit that waits too long for another transaction with 55P03, and the connection lives on", () =>
+    withTwoClients(s.port, async (a, b) => {
+      await a.query("BEGIN");
+      const refused = await b.query("SELECT 1");
+      expect(refused.errors[0]?.code).toBe("55P03");
+      expect(refused.status).toBe("I");
+      // An extended-protocol unit is refused too, and the messages up to its Sync are skipped.
+      b.send(m.parse("", "SELECT 2"), m.bind("", ""), m.flush());
+      await settle(400);
+      b.send(m.execute(), m.sync());
+      const skipped = await b.reply();
+      expect(skipped.errors[0]?.code).toBe("55P03");
+      expect(skipped.rows).toEqual([]);
+      await a.query("COMMIT");
+      expect((await b.query("SELECT 3")).rows).toEqual([["3"]]);
+    }));
 
   it("rolls back and disconnects a client idle in a transaction, freeing the database", async () => {
     const a = await RawClient.connect(s.port);

@@ -210,6 +210,14 @@ export async function storeRequirement(p: Payer) {
   return decodePaymentRequiredHeader(res.headers.get("payment-required") ?? "");
 }
 
+/**
+ * A payment `payer` signs for a store call, for the requirement its 402 announces to
+ * `announcedTo` (a payer whose allowance is used up: the payer itself unless another is given).
+ */
+export async function storePayment(payer: Payer, announcedTo: Payer = payer) {
+  return x402For(payer.account).createPaymentPayload(await storeRequirement(announcedTo));
+}
+
 /** Exactly `amount` moved from the payer to payTo between the two balance readings. */
 export function expectTransferred(
   before: { payer: bigint; payTo: bigint },

@@ -14,8 +14,7 @@ import {
   mint,
   newPayer,
   postPaid,
-  storeRequirement,
-  x402For,
+  storePayment,
 } from "./chain";
 
 beforeAll(expectChainReady);
@@ -27,8 +26,7 @@ describe("identity from the payment alone (spec, Authentication, way 3)", () => 
     // The requirement of a store call, as any exhausted wallet's 402 announces it.
     const other = newPayer();
     await exhaustAllowance(other.wallet);
-    const required = await storeRequirement(other);
-    const payload = await x402For(payer.account).createPaymentPayload(required);
+    const payload = await storePayment(payer, other);
     const before = await balances(payer.address);
 
     const content = uniqueText("paid without a wallet header");
@@ -56,8 +54,7 @@ describe("identity from the payment alone (spec, Authentication, way 3)", () => 
     const payer = newPayer();
     const other = newPayer();
     await exhaustAllowance(other.wallet);
-    const required = await storeRequirement(other);
-    const payload = await x402For(payer.account).createPaymentPayload(required);
+    const payload = await storePayment(payer, other);
     const forged = {
       ...payload,
       payload: {

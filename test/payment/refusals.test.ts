@@ -22,6 +22,7 @@ import {
   newPayer,
   post,
   postPaid,
+  storePayment,
   storeRequirement,
   x402For,
 } from "./chain";
@@ -70,9 +71,7 @@ describe("x402 refusals: nothing moves", () => {
 
   it("lets exactly one of two concurrent uses of one payment through", async () => {
     const p = await fundedPayer();
-    const required = await storeRequirement(p);
-    const payload = await x402For(p.account).createPaymentPayload(required);
-    const header = encodePaymentSignatureHeader(payload);
+    const header = encodePaymentSignatureHeader(await storePayment(p));
     const before = await balances(p.address);
     const send = (content: string) => p.fetch("/v1/store", postPaid({ content }, header));
     const results = await Promise.all([send(uniqueText("one")), send(uniqueText("two"))]);

@@ -16,7 +16,7 @@ import { insertJob } from "../../worker/jobs/records";
 import { RulesProvider } from "../../worker/llm/rules";
 import { openServices } from "../../worker/services";
 import { ensureUser } from "../../worker/users";
-import { type Json, newWallet, type Wallet } from "../helpers";
+import { type Json, newWallet } from "../helpers";
 
 /** The suite's services, opened once per test file: close them in afterAll. */
 export const bindings: Env = { ...env };
@@ -35,24 +35,25 @@ export const fakeLlm = (mode: string): Env => ({
 export const opened = openServices(bindings);
 export const db = opened.services.db;
 
-export interface Owner {
-  wallet: Wallet;
-  userId: string;
-}
-
-export async function owner(): Promise<Owner> {
+/**
+ * A wallet and its user row, with its jobs: `newJob` writes a queued job straight to the
+ * database (returning its id and the message the queue would carry), `job` reads one through
+ * GET /v1/jobs/:id as its owner.
+ */
+export async function owner() {
   const wallet = newWallet();
-  return { wallet, userId: await ensureUser(db, wallet.address) };
+  const userId = await ensureUser(db, wallet.address);
+  return {
+    wallet,
+    userId,
+    async newJob(kind: JobKind, input: Record<string, unknown>) {
+      const row = await insertJob(db, userId, kind, input);
+      const message: JobMessage = { job_id: row.id, user_id: userId, kind };
+      return { id: row.id, message };
+    },
+    job: (id: string): Promise<Json> => wallet.getOk(`/v1/jobs/${id}`),
+  };
 }
-
-export async function newJob(o: Owner, kind: JobKind, input: Record<string, unknown>) {
-  const row = await insertJob(db, o.userId, kind, input);
-  const message: JobMessage = { job_id: row.id, user_id: o.userId, kind };
-  return { id: row.id, message };
-}
-
-/** GET /v1/jobs/:id as the job's owner. */
-export const jobOf = (o: Owner, id: string): Promise<Json> => o.wallet.getOk(`/v1/jobs/${id}`);
 
 /** Delivers one batch to the Worker's queue() and returns what it did with each message. */
 export async function deliver(

@@ -16,8 +16,6 @@ import {
   db,
   deliver,
   fakeLlm,
-  jobOf,
-  newJob,
   opened,
   owner,
   QUEUE,
@@ -31,14 +29,14 @@ afterAll(() => opened.close());
 describe("jobs queue consumer", () => {
   it("runs the job, acks the message, and records the synchronous body", async () => {
     const o = await owner();
-    const job = await newJob(o, "ingest", { text: TEXT, namespace: "life" });
+    const job = await o.newJob("ingest", { text: TEXT, namespace: "life" });
     const { ids, result } = await deliver(QUEUE, [job.message]);
     expect(result.outcome).toBe("ok");
     expect(result.explicitAcks).toEqual(ids);
     expect(result.retryMessages).toEqual([]);
     expect(result.retryBatch.retry).toBe(false);
 
-    const view = await jobOf(o, job.id);
+    const view = await o.job(job.id);
     expect(view).toMatchObject({ status: "succeeded", attempts: 1, error: null });
     const expected = await rules.extractFacts([{ role: "user", content: TEXT }]);
     expect(view.result).toMatchObject({
@@ -55,7 +53,7 @@ describe("jobs queue consumer", () => {
 
   it("retries a provider error with exponential backoff, keeps the reason, then succeeds", async () => {
     const o = await owner();
-    const job = await newJob(o, "extract", {
+    const job = await o.newJob("extract", {
       messages: [
         { role: "user", content: "Our office moved to Berlin. The team has twelve people." },
       ],
@@ -65,7 +63,7 @@ describe("jobs queue consumer", () => {
     const first = await deliver(QUEUE, [job.message], { env: failing, attempts: 1 });
     expect(first.result.explicitAcks).toEqual([]);
     expect(first.retried).toEqual([{ msgId: first.ids[0], delaySeconds: BACKOFF_BASE_SECONDS }]);
-    let view = await jobOf(o, job.id);
+    let view = await o.job(job.id);
     expect(view).toMatchObject({ status: "queued", attempts: 1, result: null });
     expect(view.error.code).toBe("BAD_GATEWAY");
     expect(view.error.message).toContain("HTTP 500");
@@ -81,7 +79,7 @@ describe("jobs queue consumer", () => {
     const fourth = await deliver(QUEUE, [job.message], { env: fakeLlm("good"), attempts: 4 });
     expect(fourth.result.explicitAcks).toEqual(fourth.ids);
     expect(fourth.result.retryMessages).toEqual([]);
-    view = await jobOf(o, job.id);
+    view = await o.job(job.id);
     expect(view).toMatchObject({ status: "succeeded", attempts: 3, error: null });
     expect(view.result).toMatchObject({ facts_extracted: 2, facts_stored: 2 });
     const list = await o.wallet.get("/v1/memories?limit=10");
@@ -100,7 +98,7 @@ describe("jobs queue consumer", () => {
   it("a retry after a crash part-way stores none of the facts already stored", async () => {
     const o = await owner();
     const input = { text: TEXT, namespace: "life" };
-    const job = await newJob(o, "ingest", input);
+    const job = await o.newJob("ingest", input);
     const { facts } = await rules.extractFacts([{ role: "user", content: TEXT }]);
     expect(facts.length).toBe(4);
     // What an attempt that crashed after storing the first two facts left behind.
@@ -111,7 +109,7 @@ describe("jobs queue consumer", () => {
 
     const { ids, result } = await deliver(QUEUE, [job.message], { attempts: 2 });
     expect(result.explicitAcks).toEqual(ids);
-    const view = await jobOf(o, job.id);
+    const view = await o.job(job.id);
     expect(view.status).toBe("succeeded");
     // The two earlier facts count as stored by this job (not as duplicates of themselves).
     expect(view.result).toMatchObject({ facts_stored: 4, facts_deduplicated: 0 });
@@ -123,12 +121,12 @@ describe("jobs queue consumer", () => {
 
   it("a retry after a crash before the result was recorded stores nothing and answers the same", async () => {
     const o = await owner();
-    const job = await newJob(o, "extract", {
+    const job = await o.newJob("extract", {
       messages: [{ role: "user", content: TEXT }],
       namespace: "life",
     });
     await deliver(QUEUE, [job.message]);
-    const before = await jobOf(o, job.id);
+    const before = await o.job(job.id);
     expect(before.status).toBe("succeeded");
     // As if the attempt had died after storing, before its result was written.
     await db.execute(
@@ -137,7 +135,7 @@ describe("jobs queue consumer", () => {
 
     const again = await deliver(QUEUE, [job.message], { attempts: 2 });
     expect(again.result.explicitAcks).toEqual(again.ids);
-    const after = await jobOf(o, job.id);
+    const after = await o.job(job.id);
     expect(after.status).toBe("succeeded");
     expect(after.attempts).toBe(2);
     // Embedding tokens only count the facts this attempt stored: none.
@@ -148,28 +146,28 @@ describe("jobs queue consumer", () => {
 
   it("a duplicate delivery of a finished job is acked and changes nothing", async () => {
     const o = await owner();
-    const job = await newJob(o, "consolidate", { mode: "llm" });
+    const job = await o.newJob("consolidate", { mode: "llm" });
     await o.wallet.store("Ana prefers green tea in the morning and coffee after lunch");
     await o.wallet.store("Ana prefers green tea in the mornings and coffee after lunch breaks");
     await deliver(QUEUE, [job.message]);
-    const done = await jobOf(o, job.id);
+    const done = await o.job(job.id);
     expect(done.result).toMatchObject({ clusters_found: 1, memories_created: 1 });
     expect(await o.wallet.memoryCount()).toBe(3);
 
     const again = await deliver(QUEUE, [job.message], { attempts: 2 });
     expect(again.result.explicitAcks).toEqual(again.ids);
     expect(again.result.retryMessages).toEqual([]);
-    expect(await jobOf(o, job.id)).toEqual(done);
+    expect(await o.job(job.id)).toEqual(done);
     expect(await o.wallet.memoryCount()).toBe(3);
   });
 
   it("fails a job at once, without retry, when its input does not validate", async () => {
     const o = await owner();
-    const job = await newJob(o, "ingest", { text: "" });
+    const job = await o.newJob("ingest", { text: "" });
     const { ids, result } = await deliver(QUEUE, [job.message]);
     expect(result.explicitAcks).toEqual(ids);
     expect(result.retryMessages).toEqual([]);
-    const view = await jobOf(o, job.id);
+    const view = await o.job(job.id);
     expect(view).toMatchObject({ status: "failed", attempts: 1, result: null });
     expect(view.error.code).toBe("VALIDATION_ERROR");
     expect(view.finished_at).not.toBeNull();
@@ -178,7 +176,7 @@ describe("jobs queue consumer", () => {
   it("acks malformed messages and messages naming no job of theirs, and changes nothing", async () => {
     const o = await owner();
     const other = await owner();
-    const job = await newJob(o, "ingest", { text: TEXT });
+    const job = await o.newJob("ingest", { text: TEXT });
     const bodies: unknown[] = [
       "not a job",
       {},
@@ -193,7 +191,7 @@ describe("jobs queue consumer", () => {
       expect(result.explicitAcks).toEqual(ids);
       expect(result.retryMessages).toEqual([]);
     }
-    expect(await jobOf(o, job.id)).toMatchObject({ status: "queued", attempts: 0, error: null });
+    expect(await o.job(job.id)).toMatchObject({ status: "queued", attempts: 0, error: null });
     expect(await o.wallet.memoryCount()).toBe(0);
   });
 });

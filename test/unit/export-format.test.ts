@@ -8,43 +8,59 @@ import {
 } from "../../worker/memories/export-format";
 import { CSV_HEADER, MEMORY_DEFAULTS } from "../fixtures";
 
-describe("export-format: csvField", () => {
-  it("leaves plain values unquoted", () => {
-    expect(csvField("plain text")).toBe("plain text");
-    expect(csvField(0.5)).toBe("0.5");
-    expect(csvField(12)).toBe("12");
-    expect(csvField(true)).toBe("true");
-    expect(csvField(null)).toBe("");
-    expect(csvField(undefined)).toBe("");
-    expect(csvField("")).toBe("");
-  });
+/** csvField's rules, each with the cells it gives. */
+const CELLS: Array<[rule: string, cases: Array<[value: unknown, cell: string]>]> = [
+  [
+    "leaves plain values unquoted",
+    [
+      ["plain text", "plain text"],
+      [0.5, "0.5"],
+      [12, "12"],
+      [true, "true"],
+      [null, ""],
+      [undefined, ""],
+      ["", ""],
+    ],
+  ],
+  [
+    "quotes fields with commas, quotes or line breaks, doubling quotes",
+    [
+      ["a,b", '"a,b"'],
+      ['say "hi"', '"say ""hi"""'],
+      ["line1\nline2", '"line1\nline2"'],
+      ["line1\r\nline2", '"line1\r\nline2"'],
+      ['"', '""""'],
+    ],
+  ],
+  [
+    "serialises objects and arrays as JSON",
+    [
+      [{ a: "x,y" }, '"{""a"":""x,y""}"'],
+      [{ a: 1 }, '"{""a"":1}"'],
+      [[1, 2], '"[1,2]"'],
+    ],
+  ],
+  [
+    "prefixes cells a spreadsheet would run as formulas",
+    [
+      ["=1+1", "'=1+1"],
+      ["+1", "'+1"],
+      ["-1", "'-1"],
+      ["@SUM(A1)", "'@SUM(A1)"],
+      ["\tcell", "'\tcell"],
+      ["\rcell", '"\'\rcell"'],
+      // Prefixed first, then quoted when needed.
+      ['=HYPERLINK("x","y")', '"\'=HYPERLINK(""x"",""y"")"'],
+      // Only a leading character counts.
+      ["a=b", "a=b"],
+      ["1-2", "1-2"],
+    ],
+  ],
+];
 
-  it("quotes fields with commas, quotes or line breaks, doubling quotes", () => {
-    expect(csvField("a,b")).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField("line1\nline2")).toBe('"line1\nline2"');
-    expect(csvField("line1\r\nline2")).toBe('"line1\r\nline2"');
-    expect(csvField('"')).toBe('""""');
-  });
-
-  it("serialises objects and arrays as JSON", () => {
-    expect(csvField({ a: "x,y" })).toBe('"{""a"":""x,y""}"');
-    expect(csvField({ a: 1 })).toBe('"{""a"":1}"');
-    expect(csvField([1, 2])).toBe('"[1,2]"');
-  });
-
-  it("prefixes cells a spreadsheet would run as formulas", () => {
-    expect(csvField("=1+1")).toBe("'=1+1");
-    expect(csvField("+1")).toBe("'+1");
-    expect(csvField("-1")).toBe("'-1");
-    expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
-    expect(csvField("\tcell")).toBe("'\tcell");
-    expect(csvField("\rcell")).toBe('"\'\rcell"');
-    // Prefixed first, then quoted when needed.
-    expect(csvField('=HYPERLINK("x","y")')).toBe('"\'=HYPERLINK(""x"",""y"")"');
-    // Only a leading character counts.
-    expect(csvField("a=b")).toBe("a=b");
-    expect(csvField("1-2")).toBe("1-2");
+describe.each(CELLS)("export-format: csvField %s", (_rule, cases) => {
+  it.each(cases)("%j → %j", (value, cell) => {
+    expect(csvField(value)).toBe(cell);
   });
 });
 

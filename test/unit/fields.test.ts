@@ -14,20 +14,22 @@ import {
   uuid,
 } from "../../worker/memories/fields";
 
-describe("fields: jsonDepth", () => {
-  it("counts nesting levels of objects and arrays", () => {
-    expect(jsonDepth(null)).toBe(0);
-    expect(jsonDepth(undefined)).toBe(0);
-    expect(jsonDepth(42)).toBe(0);
-    expect(jsonDepth("text")).toBe(0);
-    expect(jsonDepth({})).toBe(1);
-    expect(jsonDepth([])).toBe(1);
-    expect(jsonDepth({ a: 1, b: "x" })).toBe(1);
-    expect(jsonDepth({ a: { b: 1 } })).toBe(2);
-    expect(jsonDepth({ a: { b: { c: 1 } } })).toBe(3);
-    expect(jsonDepth({ a: [1, [2]] })).toBe(3);
-    expect(jsonDepth({ shallow: 1, deep: { x: { y: { z: 1 } } } })).toBe(4);
-    expect(jsonDepth([{ a: null }])).toBe(2);
+describe("fields: jsonDepth counts nesting levels of objects and arrays", () => {
+  it.each<[value: unknown, depth: number]>([
+    [null, 0],
+    [undefined, 0],
+    [42, 0],
+    ["text", 0],
+    [{}, 1],
+    [[], 1],
+    [{ a: 1, b: "x" }, 1],
+    [{ a: { b: 1 } }, 2],
+    [{ a: { b: { c: 1 } } }, 3],
+    [{ a: [1, [2]] }, 3],
+    [{ shallow: 1, deep: { x: { y: { z: 1 } } } }, 4],
+    [[{ a: null }], 2],
+  ])("%j → %i", (value, depth) => {
+    expect(jsonDepth(value)).toBe(depth);
   });
 });
 

@@ -1,10 +1,7 @@
 /** GET /v1/namespaces: each namespace of the wallet with its count and newest memory time. */
 import { describe, expect, it } from "vitest";
-import { expectError, type Json, newWallet, request, sleep, type Wallet } from "../helpers";
-
-/** The memory's created_at as the API reports it. */
-const createdAt = async (w: Wallet, id: string): Promise<string> =>
-  (await w.getMemory(id)).created_at;
+import { expectError, type Json, newWallet, request, sleep } from "../helpers";
+import { createdAt, onlyNamespace } from "./fixtures";
 
 describe("GET /v1/namespaces", () => {
   it("lists each namespace with its count and newest memory time, sorted by name", async () => {
@@ -80,10 +77,7 @@ describe("GET /v1/namespaces", () => {
     expect((await w.getOk("/v1/namespaces")).total).toBe(2);
     expect((await w.del(`/v1/memories/${only}`)).status).toBe(200);
     expect((await w.del(`/v1/memories/${drop}`)).status).toBe(200);
-    expect(await w.getOk("/v1/namespaces")).toEqual({
-      namespaces: [{ name: "lists", count: 1, last_memory_at: await createdAt(w, keep) }],
-      total: 1,
-    });
+    expect(await w.getOk("/v1/namespaces")).toEqual(await onlyNamespace(w, "lists", keep));
   });
 
   it("is empty for a fresh wallet and never shows another wallet's namespaces", async () => {
@@ -94,10 +88,7 @@ describe("GET /v1/namespaces", () => {
     const theirs = await b.storeNew("Shared shopping list for the party", {
       namespace: "party",
     });
-    expect(await b.getOk("/v1/namespaces")).toEqual({
-      namespaces: [{ name: "party", count: 1, last_memory_at: await createdAt(b, theirs) }],
-      total: 1,
-    });
+    expect(await b.getOk("/v1/namespaces")).toEqual(await onlyNamespace(b, "party", theirs));
     expect((await a.getOk("/v1/namespaces")).namespaces.map((n: Json) => n.name)).toEqual([
       "diary",
     ]);

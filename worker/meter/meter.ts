@@ -26,55 +26,45 @@ export function meterKey(identity: MeterIdentity): string {
     : `ip:${identity.ip}`;
 }
 
-/** Rate limits and the free allowance, per identity. */
+/** Rate limits per identity; the rest of metering per wallet (`wallet`). */
 export interface Metering {
   /** Counts one request in every bucket of `limits`, or in none when one is full. */
   hit(identity: MeterIdentity, limits: BucketLimit[], nowMs: number): Promise<HitResult>;
+  /** What is kept for one wallet (compared lower-case). */
+  wallet(wallet: string): WalletMeter;
+}
+
+/** One wallet's free allowance, payment nonces and identifiers, and sign-in nonces. */
+export interface WalletMeter {
   /** Takes one call from the wallet's free allowance of `total`, if any is left. */
-  reserveFree(wallet: string, total: number): Promise<FreeGrant>;
-  /** Gives back a reserved call whose request failed. */
-  releaseFree(wallet: string): Promise<void>;
-  freeStatus(wallet: string, total: number): Promise<FreeUsage>;
+  reserveFree(total: number): Promise<FreeGrant>;
+  /** Gives back a reserved call whose request failed; answers the calls used after it. */
+  releaseFree(): Promise<{ used: number }>;
+  freeStatus(total: number): Promise<FreeUsage>;
   /**
-   * Takes an x402 authorization nonce of `payer` for one request (replay protection, see
+   * Takes an x402 authorization nonce of this payer for one request (replay protection, see
    * the payment_nonce table in meter-object.ts); `expiresAt` and `nowSeconds` in unix s.
    */
-  claimPayment(
-    payer: string,
-    nonce: string,
-    expiresAt: number,
-    nowSeconds: number,
-  ): Promise<PaymentClaim>;
-  settlePayment(payer: string, nonce: string): Promise<void>;
-  releasePayment(payer: string, nonce: string): Promise<void>;
+  claimPayment(nonce: string, expiresAt: number, nowSeconds: number): Promise<PaymentClaim>;
+  settlePayment(nonce: string): Promise<void>;
+  releasePayment(nonce: string): Promise<void>;
   /**
-   * Takes an x402 payment identifier of `payer` for the request whose fingerprint is given
-   * (idempotency, see the payment_id table in meter-object.ts); times in unix s.
+   * Takes an x402 payment identifier of this payer for the request whose fingerprint is
+   * given (idempotency, see the payment_id table in meter-object.ts); times in unix s.
    */
   claimPaymentId(
-    payer: string,
     id: string,
     fingerprint: string,
     pendingUntil: number,
     nowSeconds: number,
   ): Promise<PaymentIdClaim>;
-  completePaymentId(
-    payer: string,
-    id: string,
-    response: StoredResponse,
-    expiresAt: number,
-  ): Promise<void>;
-  releasePaymentId(payer: string, id: string): Promise<void>;
-  /** Takes the nonce of `wallet`'s sign-in-with-x message, once (sign_in_nonce table). */
-  claimSignInNonce(
-    wallet: string,
-    nonce: string,
-    expiresAt: number,
-    nowSeconds: number,
-  ): Promise<SignInNonceClaim>;
+  completePaymentId(id: string, response: StoredResponse, expiresAt: number): Promise<void>;
+  releasePaymentId(id: string): Promise<void>;
+  /** Takes the nonce of this wallet's sign-in-with-x message, once (sign_in_nonce table). */
+  claimSignInNonce(nonce: string, expiresAt: number, nowSeconds: number): Promise<SignInNonceClaim>;
 }
 
-/** The real thing: one Meter object per identity. */
+/** The real thing: one Meter object per identity, whose methods are the wallet's. */
 export class DurableObjectMetering implements Metering {
   constructor(private readonly namespace: DurableObjectNamespace<Meter>) {}
 
@@ -86,70 +76,8 @@ export class DurableObjectMetering implements Metering {
     return this.stub(identity).hitAll(limits, nowMs);
   }
 
-  reserveFree(wallet: string, total: number): Promise<FreeGrant> {
-    return this.stub({ kind: "wallet", wallet }).reserveFree(total);
-  }
-
-  async releaseFree(wallet: string): Promise<void> {
-    await this.stub({ kind: "wallet", wallet }).releaseFree();
-  }
-
-  freeStatus(wallet: string, total: number): Promise<FreeUsage> {
-    return this.stub({ kind: "wallet", wallet }).freeStatus(total);
-  }
-
-  claimPayment(
-    payer: string,
-    nonce: string,
-    expiresAt: number,
-    nowSeconds: number,
-  ): Promise<PaymentClaim> {
-    return this.stub({ kind: "wallet", wallet: payer }).claimPayment(nonce, expiresAt, nowSeconds);
-  }
-
-  async settlePayment(payer: string, nonce: string): Promise<void> {
-    await this.stub({ kind: "wallet", wallet: payer }).settlePayment(nonce);
-  }
-
-  async releasePayment(payer: string, nonce: string): Promise<void> {
-    await this.stub({ kind: "wallet", wallet: payer }).releasePayment(nonce);
-  }
-
-  claimPaymentId(
-    payer: string,
-    id: string,
-    fingerprint: string,
-    pendingUntil: number,
-    nowSeconds: number,
-  ): Promise<PaymentIdClaim> {
-    return this.stub({ kind: "wallet", wallet: payer }).claimPaymentId(
-      id,
-      fingerprint,
-      pendingUntil,
-      nowSeconds,
-    );
-  }
-
-  async completePaymentId(
-    payer: string,
-    id: string,
-    response: StoredResponse,
-    expiresAt: number,
-  ): Promise<void> {
-    await this.stub({ kind: "wallet", wallet: payer }).completePaymentId(id, response, expiresAt);
-  }
-
-  async releasePaymentId(payer: string, id: string): Promise<void> {
-    await this.stub({ kind: "wallet", wallet: payer }).releasePaymentId(id);
-  }
-
-  claimSignInNonce(
-    wallet: string,
-    nonce: string,
-    expiresAt: number,
-    nowSeconds: number,
-  ): Promise<SignInNonceClaim> {
-    return this.stub({ kind: "wallet", wallet }).claimSignInNonce(nonce, expiresAt, nowSeconds);
+  wallet(wallet: string): WalletMeter {
+    return this.stub({ kind: "wallet", wallet });
   }
 }
 
@@ -171,36 +99,23 @@ export class NoopMetering implements Metering {
     return { allowed: true, limit: first.limit, remaining: first.limit, resetAt };
   }
 
-  async reserveFree(_wallet: string, total: number): Promise<FreeGrant> {
-    return { granted: true, used: 0, remaining: total };
-  }
-
-  async releaseFree(_wallet: string): Promise<void> {}
-
-  async freeStatus(_wallet: string, total: number): Promise<FreeUsage> {
-    return { used: 0, remaining: total };
-  }
-
-  async claimPayment(): Promise<PaymentClaim> {
-    return { claimed: true };
-  }
-
-  async settlePayment(): Promise<void> {}
-
-  async releasePayment(): Promise<void> {}
-
-  async claimPaymentId(): Promise<PaymentIdClaim> {
-    return { outcome: "claimed" };
-  }
-
-  async completePaymentId(): Promise<void> {}
-
-  async releasePaymentId(): Promise<void> {}
-
-  async claimSignInNonce(): Promise<SignInNonceClaim> {
-    return "unavailable";
+  wallet(_wallet: string): WalletMeter {
+    return NOTHING_KEPT;
   }
 }
+
+const NOTHING_KEPT: WalletMeter = {
+  reserveFree: async (total) => ({ granted: true, used: 0, remaining: total }),
+  releaseFree: async () => ({ used: 0 }),
+  freeStatus: async (total) => ({ used: 0, remaining: total }),
+  claimPayment: async () => ({ claimed: true }),
+  settlePayment: async () => {},
+  releasePayment: async () => {},
+  claimPaymentId: async () => ({ outcome: "claimed" }),
+  completePaymentId: async () => {},
+  releasePaymentId: async () => {},
+  claimSignInNonce: async () => "unavailable",
+};
 
 /**
  * METERING=on needs the METER binding (a missing one is a clear 500, not a silently free

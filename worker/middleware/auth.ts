@@ -56,7 +56,8 @@ async function identifySignIn(c: AppContext, header: string): Promise<Identifica
   const now = Math.floor(Date.now() / 1000);
   const claim = await c
     .get("metering")
-    .claimSignInNonce(check.wallet, check.nonce, check.nonceExpiresAt, now);
+    .wallet(check.wallet)
+    .claimSignInNonce(check.nonce, check.nonceExpiresAt, now);
   if (claim === "claimed") return { status: "wallet", wallet: check.wallet };
   return {
     status: "invalid",

@@ -97,10 +97,10 @@ export const freeAllowance = createMiddleware<AppEnv>(async (c, next) => {
   const payment = c.req.header(PAYMENT_SIGNATURE_HEADER);
   if (payment) return payForCall(c, payment, next);
   const { wallet } = c.get("caller");
-  const metering = c.get("metering");
+  const meter = c.get("metering").wallet(wallet);
   const grant = await c
     .get("timings")
-    .measure("free", () => metering.reserveFree(wallet, FREE_CALLS_PER_WALLET));
+    .measure("free", () => meter.reserveFree(FREE_CALLS_PER_WALLET));
   if (!grant.granted) return paymentRequired(c);
   let served = false;
   try {
@@ -109,8 +109,8 @@ export const freeAllowance = createMiddleware<AppEnv>(async (c, next) => {
   } finally {
     if (!served) {
       // A failed give-back costs the wallet one free call; it must not replace the response.
-      await metering
-        .releaseFree(wallet)
+      await meter
+        .releaseFree()
         .catch((err: unknown) =>
           logError(`[${c.get("requestId")}] could not give back a free call`, err),
         );

@@ -28,7 +28,7 @@ import type { Next } from "hono";
 import type { AppContext } from "../context";
 import { ApiError, errorBody } from "../errors";
 import { logError } from "../lib/log";
-import type { Metering, StoredResponse } from "../meter/meter";
+import type { StoredResponse, WalletMeter } from "../meter/meter";
 import type { PaidRoute } from "../payment/paid-route";
 import { type DecodedPayment, decodePayment, verifyPayer } from "../payment/payload";
 import {
@@ -146,8 +146,7 @@ async function chargeOnce(
   // Only a payment signed by its payer may take an identifier in the payer's Meter.
   const signer = await verifyPayer(call.payment);
   if (!signer.ok) throw await call.refuse(signer.reason);
-  const metering = c.get("metering");
-  const { payer } = call.payment;
+  const meter = c.get("metering").wallet(call.payment.payer);
   const fingerprint = await requestFingerprint(
     c.get("caller").wallet,
     c.req.raw,
@@ -157,7 +156,7 @@ async function chargeOnce(
   const claim = await c
     .get("timings")
     .measure("x402-id", () =>
-      metering.claimPaymentId(payer, id, fingerprint, now + PAYMENT_ID_LEASE_SECONDS, now),
+      meter.claimPaymentId(id, fingerprint, now + PAYMENT_ID_LEASE_SECONDS, now),
     );
   if (claim.outcome === "conflict") throw paymentIdConflict(id);
   if (claim.outcome === "in_progress") throw paymentIdInProgress(id);
@@ -167,11 +166,11 @@ async function chargeOnce(
   try {
     charged = await charge(c, call, next);
   } catch (err) {
-    await releaseId(c, metering, payer, id);
+    await releaseId(c, meter, id);
     throw err;
   }
   if (charged.outcome === "unsettled") {
-    await releaseId(c, metering, payer, id);
+    await releaseId(c, meter, id);
     return undefined;
   }
   const answer: StoredResponse =
@@ -184,8 +183,8 @@ async function chargeOnce(
         };
   const keepUntil = Math.floor(Date.now() / 1000) + PAYMENT_ID_MEMORY_SECONDS;
   // Best effort: a row left 'pending' still turns duplicates away until its lease ends.
-  await metering
-    .completePaymentId(payer, id, answer, keepUntil)
+  await meter
+    .completePaymentId(id, answer, keepUntil)
     .catch((err: unknown) =>
       logError(`[${c.get("requestId")}] could not keep the answer of a payment identifier`, err),
     );
@@ -193,9 +192,9 @@ async function chargeOnce(
   return undefined;
 }
 
-async function releaseId(c: AppContext, metering: Metering, payer: string, id: string) {
-  await metering
-    .releasePaymentId(payer, id)
+async function releaseId(c: AppContext, meter: WalletMeter, id: string) {
+  await meter
+    .releasePaymentId(id)
     .catch((err: unknown) =>
       logError(`[${c.get("requestId")}] could not release a payment identifier`, err),
     );
@@ -209,8 +208,7 @@ async function releaseId(c: AppContext, metering: Metering, payer: string, id: s
 async function charge(c: AppContext, call: PaidCall, next: Next): Promise<Charge> {
   const { payment, requirement, server, refuse } = call;
   const timings = c.get("timings");
-  const metering = c.get("metering");
-  const { payer } = payment;
+  const meter = c.get("metering").wallet(payment.payer);
   const { nonce } = payment.authorization;
   const now = Math.floor(Date.now() / 1000);
   const validBefore = BigInt(payment.authorization.validBefore);
@@ -218,7 +216,7 @@ async function charge(c: AppContext, call: PaidCall, next: Next): Promise<Charge
     validBefore < BigInt(now + NONCE_MEMORY_SECONDS) ? validBefore : now + NONCE_MEMORY_SECONDS,
   );
   const claim = await timings.measure("x402-nonce", () =>
-    metering.claimPayment(payer, nonce, expiresAt, now),
+    meter.claimPayment(nonce, expiresAt, now),
   );
   if (!claim.claimed) {
     throw await refuse(
@@ -264,16 +262,16 @@ async function charge(c: AppContext, call: PaidCall, next: Next): Promise<Charge
     keepNonce = true;
     c.header(PAYMENT_RESPONSE_HEADER, receipt);
     // Best effort: a nonce left 'pending' refuses replays just the same.
-    await metering
-      .settlePayment(payer, nonce)
+    await meter
+      .settlePayment(nonce)
       .catch((err: unknown) =>
         logError(`[${c.get("requestId")}] could not record a settled payment`, err),
       );
     return { outcome: "settled" };
   } finally {
     if (!keepNonce) {
-      await metering
-        .releasePayment(payer, nonce)
+      await meter
+        .releasePayment(nonce)
         .catch((err: unknown) =>
           logError(`[${c.get("requestId")}] could not release a payment nonce`, err),
         );

@@ -107,24 +107,22 @@ export async function migrateFiles(ctx: DomainContext, input: z.output<typeof mi
       );
       const meanwhile = await storedIds(ctx, tx, namespace, fresh);
       for (const [hash, id] of meanwhile) memoryOf.set(hash, id);
-      const rows = fresh.flatMap((p, i) => {
-        if (meanwhile.has(p.hash)) return [];
+      const rows = fresh.flatMap(({ hash, ...section }, i) => {
+        if (meanwhile.has(hash)) return [];
         const id = crypto.randomUUID();
-        memoryOf.set(p.hash, id);
+        memoryOf.set(hash, id);
         return [
           {
             id,
             userId: ctx.userId,
             namespace,
-            content: p.content,
-            tags: p.tags,
-            importance: p.importance,
-            memoryType: p.memoryType,
+            // content, tags, importance and memoryType, as the section rules made them
+            ...section,
             sessionId: input.session_id ?? null,
             agentId: input.agent_id ?? null,
             embedding: vectors[i],
             embeddingModel: ctx.embedder.model,
-            contentHash: p.hash,
+            contentHash: hash,
           },
         ];
       });

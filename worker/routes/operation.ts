@@ -6,10 +6,11 @@
  * which path costs what.
  */
 import { createRoute, type RouteConfig, type RouteHandler, type z } from "@hono/zod-openapi";
-import type { AppEnv } from "../context";
+import { type AppEnv, type DomainContext, domain } from "../context";
 import { PRICES } from "../meter/prices";
 import type { OperationMeta } from "./meta";
 import { ERRORS, paidConflict } from "./schemas/error";
+import { IdParam } from "./schemas/params";
 
 type Method = "get" | "post" | "patch" | "delete";
 
@@ -103,4 +104,25 @@ export function operation<const R extends RouteConfig & { operationId: string }>
     routes: [createRoute(declared), ...aliasRoutes.map((r) => createRoute(r))],
     handler: handler as unknown as OperationHandler<RouteConfig>,
   };
+}
+
+/**
+ * Declares a wallet's GET of one of its things by id (`{id}` in `path`): 200 with what `read`
+ * finds, or the 404 `read` throws when the wallet has no such thing (another's included).
+ */
+export function getByIdOperation(
+  spec: { path: string; operationId: string; tags: string[]; summary: string },
+  found: ReturnType<typeof json>,
+  read: (ctx: DomainContext, id: string) => Promise<object>,
+): Operation {
+  return operation(
+    {
+      method: "get",
+      ...spec,
+      auth: "wallet",
+      request: { params: IdParam },
+      responses: { 200: found, 404: ERRORS[404] },
+    },
+    async (c) => c.json(await read(domain(c), c.req.valid("param").id), 200),
+  );
 }

@@ -1,6 +1,7 @@
 /** What the POST /v1/context tests share: the call, with the checks every answer must pass. */
 import { expect } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
+import { SUMMARY_KEYS } from "../../fixtures";
 import type { Json, Wallet } from "../../helpers";
 
 export const HEADER = "Relevant memories:";
@@ -23,16 +24,7 @@ export async function context(w: Wallet, body: Record<string, unknown> = {}): Pr
   return res.body;
 }
 
-const USED_MEMORY_KEYS = [
-  "content",
-  "created_at",
-  "id",
-  "importance",
-  "memory_type",
-  "namespace",
-  "pinned",
-  "tags",
-].sort();
+const USED_MEMORY_KEYS = [...SUMMARY_KEYS, "pinned"].sort();
 
 /** The lines of a text block after the header, checked to be one per memory. */
 export function bodyLines(block: string, count: number): string[] {
@@ -50,4 +42,16 @@ export function lineOrder(lines: string[], contents: string[]): number[] {
     expect(matches, line).toHaveLength(1);
     return matches[0] as number;
   });
+}
+
+/** A memory to store: the body of its store request. */
+export type Seed = { content: string } & Record<string, unknown>;
+
+/**
+ * Stores the memories in order, a few ms apart (so their created_at strictly increases), each
+ * a new one; returns their ids and contents in that order.
+ */
+export async function seed(w: Wallet, memories: Seed[]) {
+  const ids = await w.storeEach(memories, { pauseMs: 5 });
+  return { ids, contents: memories.map((m) => m.content) };
 }

@@ -4,36 +4,38 @@
  */
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
-import { type Json, newWallet, sleep } from "../../helpers";
-import { bodyLines, context, HEADER, lineOrder } from "./fixtures";
+import { type Json, newWallet } from "../../helpers";
+import { bodyLines, context, HEADER, lineOrder, seed } from "./fixtures";
 
 describe("POST /v1/context: text format", () => {
   it("without a query: a header and one line per memory, pinned first, then importance", async () => {
     const w = newWallet();
-    const contents = [
-      "Low importance but pinned: the office door code is 4512",
-      "Important: the release freeze starts on December 15",
-      "Medium: the coffee machine is descaled on Fridays",
-      "Important and newer: backups are verified every Monday",
-      "Trivial: the plant in reception is a ficus",
-    ];
-    const pinned = await w.storeNew(contents[0] as string, { importance: 0.2, pinned: true });
-    const releaseId = await w.storeNew(contents[1] as string, {
-      importance: 0.9,
-      memory_type: "decision",
-      tags: ["release", "calendar"],
-      namespace: "office",
-    });
-    const coffee = await w.storeNew(contents[2] as string, { importance: 0.5 });
-    await sleep(5);
-    const backups = await w.storeNew(contents[3] as string, {
-      importance: 0.9,
-      memory_type: "project",
-    });
-    const ficus = await w.storeNew(contents[4] as string, {
-      importance: 0.1,
-      memory_type: "observation",
-    });
+    const { ids, contents } = await seed(w, [
+      {
+        content: "Low importance but pinned: the office door code is 4512",
+        importance: 0.2,
+        pinned: true,
+      },
+      {
+        content: "Important: the release freeze starts on December 15",
+        importance: 0.9,
+        memory_type: "decision",
+        tags: ["release", "calendar"],
+        namespace: "office",
+      },
+      { content: "Medium: the coffee machine is descaled on Fridays", importance: 0.5 },
+      {
+        content: "Important and newer: backups are verified every Monday",
+        importance: 0.9,
+        memory_type: "project",
+      },
+      {
+        content: "Trivial: the plant in reception is a ficus",
+        importance: 0.1,
+        memory_type: "observation",
+      },
+    ]);
+    const [pinned, releaseId = "", coffee, backups, ficus] = ids;
 
     const body = await context(w);
     expect(typeof body.context).toBe("string");
@@ -75,20 +77,19 @@ describe("POST /v1/context: text format", () => {
 
   it("with a query: memories in recall order", async () => {
     const w = newWallet();
-    const contents = [
-      "Saffron risotto needs arborio rice, saffron threads and parmesan",
-      "Saffron risotto with parmesan tastes better with homemade stock",
-      "Risotto rice should be toasted before adding wine",
-      "The parmesan wheel in the pantry is almost finished",
-      "Pinned: the car needs an oil change in April",
-    ];
-    const ids = [
-      await w.storeNew(contents[0] as string, { importance: 0.1 }),
-      await w.storeNew(contents[1] as string, { importance: 0.2 }),
-      await w.storeNew(contents[2] as string, { importance: 0.3 }),
-      await w.storeNew(contents[3] as string, { importance: 0.4 }),
-      await w.storeNew(contents[4] as string, { importance: 1, pinned: true }),
-    ];
+    const { ids, contents } = await seed(w, [
+      {
+        content: "Saffron risotto needs arborio rice, saffron threads and parmesan",
+        importance: 0.1,
+      },
+      {
+        content: "Saffron risotto with parmesan tastes better with homemade stock",
+        importance: 0.2,
+      },
+      { content: "Risotto rice should be toasted before adding wine", importance: 0.3 },
+      { content: "The parmesan wheel in the pantry is almost finished", importance: 0.4 },
+      { content: "Pinned: the car needs an oil change in April", importance: 1, pinned: true },
+    ]);
     const query = "saffron risotto arborio rice parmesan";
     const recalled = await w.post("/v1/recall", { query, limit: 10 });
     expect(recalled.status).toBe(200);
@@ -131,19 +132,23 @@ describe("POST /v1/context: text format", () => {
 describe("POST /v1/context: structured format", () => {
   it("returns {memories: [{content, importance, memory_type, tags, source}]}", async () => {
     const w = newWallet();
-    const a = await w.storeNew("Quarterly OKRs are reviewed by the leadership team", {
-      importance: 0.8,
-      memory_type: "decision",
-      tags: ["okr", "planning"],
-    });
-    await w.storeNew("The support rota is posted in the team channel", {
-      importance: 0.3,
-      metadata: { source: "slack", channel: "#support" },
-    });
+    const { ids } = await seed(w, [
+      {
+        content: "Quarterly OKRs are reviewed by the leadership team",
+        importance: 0.8,
+        memory_type: "decision",
+        tags: ["okr", "planning"],
+      },
+      {
+        content: "The support rota is posted in the team channel",
+        importance: 0.3,
+        metadata: { source: "slack", channel: "#support" },
+      },
+    ]);
     const body = await context(w, { format: "structured" });
     expect(body.memories_used).toBe(2);
     // The structured block too is answered with the memories used, ids included.
-    expect(body.memories.map((m: Json) => m.id)).toEqual([a, expect.any(String)]);
+    expect(body.memories.map((m: Json) => m.id)).toEqual(ids);
     expect(body.context).toEqual({
       memories: [
         {
@@ -151,7 +156,7 @@ describe("POST /v1/context: structured format", () => {
           importance: 0.8,
           memory_type: "decision",
           tags: ["okr", "planning"],
-          source: `memory:${a}`,
+          source: `memory:${ids[0]}`,
         },
         {
           content: "The support rota is posted in the team channel",

@@ -5,28 +5,23 @@
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
 import { type Json, newWallet, sleep } from "../../helpers";
-import { bodyLines, context, lineOrder } from "./fixtures";
+import { bodyLines, context, lineOrder, seed } from "./fixtures";
 
 describe("POST /v1/context: scope and isolation", () => {
   it("filters by namespace, session_id and agent_id, with or without a query", async () => {
     const w = newWallet();
-    const contents = [
-      "Namespace work: sprint demo on Friday",
-      "Namespace home: water the ferns",
-      "Session alpha: user asked about refunds",
-      "Agent scout: crawled the pricing page",
+    // Each memory has one scope field, and filtering by it finds that memory alone.
+    const scoped: Array<[content: string, scope: Record<string, string>]> = [
+      ["Namespace work: sprint demo on Friday", { namespace: "work" }],
+      ["Namespace home: water the ferns", { namespace: "home" }],
+      ["Session alpha: user asked about refunds", { session_id: "alpha" }],
+      ["Agent scout: crawled the pricing page", { agent_id: "scout" }],
     ];
-    await w.storeNew(contents[0] as string, { namespace: "work" });
-    await w.storeNew(contents[1] as string, { namespace: "home" });
-    await w.storeNew(contents[2] as string, { session_id: "alpha" });
-    await w.storeNew(contents[3] as string, { agent_id: "scout" });
-    const cases: Array<[Record<string, unknown>, number]> = [
-      [{ namespace: "work" }, 0],
-      [{ namespace: "home" }, 1],
-      [{ session_id: "alpha" }, 2],
-      [{ agent_id: "scout" }, 3],
-    ];
-    for (const [filter, expected] of cases) {
+    const { contents } = await seed(
+      w,
+      scoped.map(([content, scope]) => ({ content, ...scope })),
+    );
+    for (const [expected, [, filter]] of scoped.entries()) {
       for (const query of [undefined, "friday ferns refunds pricing"]) {
         const body = await context(w, { ...filter, ...(query ? { query } : {}) });
         expect(body.memories_used, JSON.stringify(filter)).toBe(1);

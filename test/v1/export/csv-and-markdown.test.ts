@@ -86,21 +86,23 @@ describe("GET /v1/export?format=csv", () => {
 describe("GET /v1/export?format=markdown", () => {
   it("returns a Markdown document grouped by namespace", async () => {
     const w = newWallet();
-    const a1 = await w.storeNew("Alpha team retrospective notes from sprint twelve", {
-      namespace: "alpha",
-      tags: ["retro"],
-      memory_type: "project",
-      importance: 0.75,
-      pinned: true,
-    });
-    const b1 = await w.storeNew("Beta customers asked for an offline mode", {
-      namespace: "beta",
-      session_id: "call-7",
-      agent_id: "scribe",
-    });
-    const a2 = await w.storeNew("Alpha release candidate passed all smoke tests", {
-      namespace: "alpha",
-    });
+    const [a1 = "", b1, a2] = await w.storeEach([
+      {
+        content: "Alpha team retrospective notes from sprint twelve",
+        namespace: "alpha",
+        tags: ["retro"],
+        memory_type: "project",
+        importance: 0.75,
+        pinned: true,
+      },
+      {
+        content: "Beta customers asked for an offline mode",
+        namespace: "beta",
+        session_id: "call-7",
+        agent_id: "scribe",
+      },
+      { content: "Alpha release candidate passed all smoke tests", namespace: "alpha" },
+    ]);
     const body = await exportOf(w, "?format=markdown");
     expect(body.format).toBe("markdown");
     expect(body.count).toBe(3);

@@ -49,28 +49,33 @@ describe("GET /v1/export (JSON)", () => {
 
   it("filters by namespace, memory_type, tags, session_id and agent_id", async () => {
     const w = newWallet();
-    const m1 = await w.storeNew("Deploy the billing service every Monday", {
-      namespace: "work",
-      memory_type: "project",
-      tags: ["deploy", "billing"],
-      session_id: "s1",
-      agent_id: "a1",
-    });
-    const m2 = await w.storeNew("Dentist appointment moved to the ninth", {
-      namespace: "home",
-      memory_type: "observation",
-      tags: ["health"],
-      session_id: "s2",
-      agent_id: "a1",
-    });
-    const m3 = await w.storeNew("Rotate the database credentials quarterly", {
-      namespace: "work",
-      memory_type: "decision",
-      tags: ["security", "deploy"],
-      session_id: "s1",
-      agent_id: "a2",
-    });
-    const m4 = await w.storeNew("Call grandmother on her birthday in June");
+    const [m1, m2, m3, m4] = await w.storeEach([
+      {
+        content: "Deploy the billing service every Monday",
+        namespace: "work",
+        memory_type: "project",
+        tags: ["deploy", "billing"],
+        session_id: "s1",
+        agent_id: "a1",
+      },
+      {
+        content: "Dentist appointment moved to the ninth",
+        namespace: "home",
+        memory_type: "observation",
+        tags: ["health"],
+        session_id: "s2",
+        agent_id: "a1",
+      },
+      {
+        content: "Rotate the database credentials quarterly",
+        namespace: "work",
+        memory_type: "decision",
+        tags: ["security", "deploy"],
+        session_id: "s1",
+        agent_id: "a2",
+      },
+      { content: "Call grandmother on her birthday in June" },
+    ]);
 
     expect(ids(await exportOf(w))).toEqual([m1, m2, m3, m4]);
     const ns = await exportOf(w, "?namespace=work");

@@ -2,7 +2,14 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { connectDb } from "../../../worker/db/client";
-import { expectError, newWallet, sorted, type Wallet } from "../../helpers";
+import {
+  expectError,
+  expectStatus,
+  type Json,
+  newWallet,
+  sorted,
+  type Wallet,
+} from "../../helpers";
 
 // Cosine similarities under the local embedder: A~C 0.870, A~B 0.835, B~C 0.713, D~E 0.917,
 // and about 0 between the groups and with F. No pair differs in a number, date, name or
@@ -22,6 +29,19 @@ async function seed(w: Wallet, fields: Record<string, Record<string, unknown>> =
   return ids;
 }
 
+/** POST /v1/memories/consolidate, which must answer 200; returns the body. */
+async function consolidate(w: Wallet, body: Record<string, unknown> = {}): Promise<Json> {
+  return expectStatus(await w.post("/v1/memories/consolidate", body), 200);
+}
+
+/** The rule-mode seed: importance makes C and D the survivors of [A, B, C] and [D, E]. */
+const RULE_FIELDS = {
+  A: { importance: 0.4, tags: ["deploy"] },
+  C: { importance: 0.9, tags: ["billing"] },
+  D: { importance: 0.7 },
+  E: { importance: 0.3, tags: ["tea"] },
+};
+
 async function relationsFrom(sourceId: string) {
   const e = env as unknown as { DATABASE_URL: string; NEON_WS_PROXY?: string };
   const { db, close } = connectDb(e.DATABASE_URL, e.NEON_WS_PROXY || undefined);
@@ -39,12 +59,11 @@ describe("POST /v1/memories/consolidate", () => {
   it("dry_run reports pairwise clusters and changes nothing", async () => {
     const w = newWallet();
     const ids = await seed(w);
-    const res = await w.post("/v1/memories/consolidate", { dry_run: true });
-    expect(res.status).toBe(200);
-    expect(res.body.clusters_found).toBe(2);
-    expect(res.body.memories_merged).toBe(0);
-    expect(res.body.memories_created).toBe(0);
-    const clusters = res.body.clusters as Array<{
+    const result = await consolidate(w, { dry_run: true });
+    expect(result.clusters_found).toBe(2);
+    expect(result.memories_merged).toBe(0);
+    expect(result.memories_created).toBe(0);
+    const clusters = result.clusters as Array<{
       memory_ids: string[];
       similarity: number;
       merged_into?: string;
@@ -65,18 +84,18 @@ describe("POST /v1/memories/consolidate", () => {
   it("needs every pair of a cluster to be similar (no chains), and min_similarity moves the line", async () => {
     const w = newWallet();
     const ids = await seed(w);
-    const res = await w.post("/v1/memories/consolidate", { dry_run: true, min_similarity: 0.7 });
-    const clusters = res.body.clusters as Array<{ memory_ids: string[] }>;
+    const result = await consolidate(w, { dry_run: true, min_similarity: 0.7 });
+    const clusters = result.clusters as Array<{ memory_ids: string[] }>;
     expect(clusters.map((c) => sorted(c.memory_ids)).sort()).toEqual(
       [
         sorted([ids.A as string, ids.B as string, ids.C as string]),
         sorted([ids.D as string, ids.E as string]),
       ].sort(),
     );
-    const strict = await w.post("/v1/memories/consolidate", { dry_run: true, min_similarity: 0.9 });
-    expect(strict.body.clusters.map((c: { memory_ids: string[] }) => sorted(c.memory_ids))).toEqual(
-      [sorted([ids.D as string, ids.E as string])],
-    );
+    const strict = await consolidate(w, { dry_run: true, min_similarity: 0.9 });
+    expect(strict.clusters.map((c: { memory_ids: string[] }) => sorted(c.memory_ids))).toEqual([
+      sorted([ids.D as string, ids.E as string]),
+    ]);
   });
 
   it("keeps distinct facts apart: texts that differ in a day, a number or a name never cluster", async () => {
@@ -85,8 +104,8 @@ describe("POST /v1/memories/consolidate", () => {
     const ids: string[] = [];
     for (const text of [A, thursday, C, D, D.replace("Ana", "Eva")]) ids.push(await w.store(text));
     const [a, th, c, d, eva] = ids;
-    const res = await w.post("/v1/memories/consolidate", { dry_run: true, min_similarity: 0.7 });
-    const clusters = (res.body.clusters as Array<{ memory_ids: string[] }>).map((x) =>
+    const result = await consolidate(w, { dry_run: true, min_similarity: 0.7 });
+    const clusters = (result.clusters as Array<{ memory_ids: string[] }>).map((x) =>
       sorted(x.memory_ids),
     );
     // Without the rule: [A, Thursday, C] (pairwise 0.83, 0.74, 0.87) and [D, Eva] (0.85).
@@ -96,22 +115,16 @@ describe("POST /v1/memories/consolidate", () => {
 
   it("rule mode keeps the most important memory, merges tags, soft-deletes the rest and records supersedes", async () => {
     const w = newWallet();
-    const ids = await seed(w, {
-      A: { importance: 0.4, tags: ["deploy"] },
-      C: { importance: 0.9, tags: ["billing"] },
-      D: { importance: 0.7 },
-      E: { importance: 0.3, tags: ["tea"] },
-    });
-    const res = await w.post("/v1/memories/consolidate", {});
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
+    const ids = await seed(w, RULE_FIELDS);
+    const result = await consolidate(w);
+    expect(result).toMatchObject({
       clusters_found: 2,
       memories_merged: 2,
       merged_count: 2,
       memories_created: 0,
     });
     const into = Object.fromEntries(
-      (res.body.clusters as Array<{ memory_ids: string[]; merged_into: string }>).map((c) => [
+      (result.clusters as Array<{ memory_ids: string[]; merged_into: string }>).map((c) => [
         c.merged_into,
         c,
       ]),
@@ -131,14 +144,9 @@ describe("POST /v1/memories/consolidate", () => {
 
   it("rule mode: the survivor's relations list what it absorbed, marked deleted", async () => {
     const w = newWallet();
-    const ids = await seed(w, {
-      A: { importance: 0.4, tags: ["deploy"] },
-      C: { importance: 0.9, tags: ["billing"] },
-      D: { importance: 0.7 },
-      E: { importance: 0.3 },
-    });
-    const res = await w.post("/v1/memories/consolidate", {});
-    expect(res.body.memories_merged).toBe(2);
+    const ids = await seed(w, RULE_FIELDS);
+    const result = await consolidate(w);
+    expect(result.memories_merged).toBe(2);
 
     const listed = await w.get(`/v1/memories/${ids.C}/relations`);
     expect(listed.status).toBe(200);
@@ -169,9 +177,9 @@ describe("POST /v1/memories/consolidate", () => {
       D: { importance: 0.9 },
       E: { importance: 0.1, immutable: true },
     });
-    const res = await w.post("/v1/memories/consolidate", {});
-    expect(res.body.clusters_found).toBe(2);
-    expect(res.body.memories_merged).toBe(0);
+    const result = await consolidate(w);
+    expect(result.clusters_found).toBe(2);
+    expect(result.memories_merged).toBe(0);
     expect((await w.get(`/v1/memories/${ids.C}`)).status).toBe(200);
     expect((await w.get(`/v1/memories/${ids.E}`)).status).toBe(200);
   });
@@ -182,20 +190,19 @@ describe("POST /v1/memories/consolidate", () => {
     await w.store(C, { namespace: "work" });
     await w.store(D, { namespace: "home" });
     await w.store(E, { namespace: "home" });
-    const res = await w.post("/v1/memories/consolidate", { namespace: "home" });
-    expect(res.body).toMatchObject({ clusters_found: 1, memories_merged: 1 });
+    const result = await consolidate(w, { namespace: "home" });
+    expect(result).toMatchObject({ clusters_found: 1, memories_merged: 1 });
     expect((await w.get("/v1/memories/count?namespace=work")).body.count).toBe(2);
   });
 
   it("llm mode synthesises a memory per cluster with derived_from relations and keeps the members", async () => {
     const w = newWallet();
     const ids = await seed(w, { C: { importance: 0.8, tags: ["billing"] } });
-    const res = await w.post("/v1/memories/consolidate", { mode: "llm" });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ clusters_found: 2, memories_created: 2, memories_merged: 0 });
-    const cluster = (
-      res.body.clusters as Array<{ memory_ids: string[]; merged_into: string }>
-    ).find((c) => c.memory_ids.includes(ids.C as string));
+    const result = await consolidate(w, { mode: "llm" });
+    expect(result).toMatchObject({ clusters_found: 2, memories_created: 2, memories_merged: 0 });
+    const cluster = (result.clusters as Array<{ memory_ids: string[]; merged_into: string }>).find(
+      (c) => c.memory_ids.includes(ids.C as string),
+    );
     expect(cluster).toBeDefined();
     const created = await w.get(`/v1/memories/${cluster?.merged_into}`);
     expect(created.status).toBe(200);
@@ -221,8 +228,8 @@ describe("POST /v1/memories/consolidate", () => {
     const b = newWallet();
     await seed(a);
     await b.store(A);
-    const res = await b.post("/v1/memories/consolidate", {});
-    expect(res.body.clusters_found).toBe(0);
+    const result = await consolidate(b);
+    expect(result.clusters_found).toBe(0);
     expect((await a.get("/v1/memories/count")).body.count).toBe(6);
   });
 

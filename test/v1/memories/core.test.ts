@@ -15,6 +15,7 @@ import {
   uniqueText,
   type Wallet,
 } from "../../helpers";
+import { expectNotFoundUnlessOwnLive } from "./fixtures";
 
 async function core(w: Wallet, query = "", path = "/v1/memories/core"): Promise<Json> {
   const res = await w.get(`${path}${query ? `?${query}` : ""}`);
@@ -73,18 +74,12 @@ describe("POST /v1/memories/core", () => {
   });
 
   it("404 for unknown, deleted and another wallet's memory (left unpinned)", async () => {
-    const a = newWallet();
-    const b = newWallet();
-    const id = await a.store(uniqueText("owned"));
-    const gone = await a.store(uniqueText("gone"));
-    expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
-
-    expectError(await a.post("/v1/memories/core", { memory_id: MISSING_ID }), 404, "NOT_FOUND");
-    expectError(await a.post("/v1/memories/core", { memory_id: gone }), 404, "NOT_FOUND");
-    expectError(await b.post("/v1/memories/core", { memory_id: id }), 404, "NOT_FOUND");
-    expect((await a.get(`/v1/memories/${id}`)).body.pinned).toBe(false);
-    expect(await core(a)).toEqual({ memories: [], total: 0 });
-    expect(await core(b)).toEqual({ memories: [], total: 0 });
+    const { owner, other, id } = await expectNotFoundUnlessOwnLive((w, memoryId) =>
+      w.post("/v1/memories/core", { memory_id: memoryId }),
+    );
+    expect((await owner.getMemory(id)).pinned).toBe(false);
+    expect(await core(owner)).toEqual({ memories: [], total: 0 });
+    expect(await core(other)).toEqual({ memories: [], total: 0 });
   });
 
   it("422 when memory_id is missing, not a UUID, or the body is not JSON", async () => {

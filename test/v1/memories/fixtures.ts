@@ -1,6 +1,7 @@
 /** What the tests of the memories routes (list, get, update, relations, graph, history) share. */
 import { expect } from "vitest";
 import {
+  type ApiResponse,
   expectError,
   expectStatus,
   ids,
@@ -35,9 +36,8 @@ export function text(i: number): string {
 
 /** Stores `n` distinct memories (the first `n` of TEXTS). */
 export async function storeTexts(w: Wallet, n: number, fields: Record<string, unknown> = {}) {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push(await w.storeNew(text(i), fields));
-  return ids;
+  if (n > TEXTS.length) throw new Error(`only ${TEXTS.length} texts`);
+  return w.storeAll(TEXTS.slice(0, n), fields);
 }
 
 export async function graph(w: Wallet, id: string, query = ""): Promise<Json> {
@@ -54,6 +54,26 @@ export async function expectOwnLiveMemoryOnly(w: Wallet, id: string, sub: string
   expectError(await w.get(`/v1/memories/not-a-uuid/${sub}`), 422, "VALIDATION_ERROR");
   expect((await w.del(`/v1/memories/${id}`)).status).toBe(200);
   expectError(await w.get(`/v1/memories/${id}/${sub}`), 404, "NOT_FOUND");
+}
+
+/**
+ * `send` (a request about one memory, made by a wallet) answers 404 for an unknown id, for the
+ * owner's deleted memory and for another wallet's live memory (stored with `fields`). Returns
+ * the owner, the other wallet and that memory's id, to check that it was left alone.
+ */
+export async function expectNotFoundUnlessOwnLive(
+  send: (w: Wallet, id: string) => Promise<ApiResponse>,
+  fields: Record<string, unknown> = {},
+) {
+  const owner = newWallet();
+  const other = newWallet();
+  const id = await owner.store(text(0), fields);
+  const gone = await owner.store(text(1));
+  expect((await owner.del(`/v1/memories/${gone}`)).status).toBe(200);
+  expectError(await send(owner, MISSING_ID), 404, "NOT_FOUND");
+  expectError(await send(owner, gone), 404, "NOT_FOUND");
+  expectError(await send(other, id), 404, "NOT_FOUND");
+  return { owner, other, id };
 }
 
 export async function patchOk(w: Wallet, id: string, body: unknown): Promise<Json> {

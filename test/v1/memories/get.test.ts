@@ -1,8 +1,8 @@
 /** GET /v1/memories/:id: the full memory object, its defaults, and who gets a 404. */
 import { describe, expect, it } from "vitest";
 import { MEMORY_DEFAULTS } from "../../fixtures";
-import { expectError, MISSING_ID, newWallet, UUID, uniqueText } from "../../helpers";
-import { list } from "./fixtures";
+import { expectError, newWallet, UUID, uniqueText } from "../../helpers";
+import { expectNotFoundUnlessOwnLive, list } from "./fixtures";
 
 describe("GET /v1/memories/:id", () => {
   it("returns the full memory object", async () => {
@@ -81,18 +81,12 @@ describe("GET /v1/memories/:id", () => {
   });
 
   it("404 for unknown, deleted and another wallet's; 422 for a non-UUID", async () => {
-    const a = newWallet();
-    const b = newWallet();
-    const id = await a.store(uniqueText("owned"));
-    const gone = await a.store(uniqueText("gone"));
-    expect((await a.del(`/v1/memories/${gone}`)).status).toBe(200);
-
-    expectError(await a.get(`/v1/memories/${MISSING_ID}`), 404, "NOT_FOUND");
-    expectError(await a.get(`/v1/memories/${gone}`), 404, "NOT_FOUND");
-    expectError(await b.get(`/v1/memories/${id}`), 404, "NOT_FOUND");
-    expectError(await a.get("/v1/memories/not-a-uuid"), 422, "VALIDATION_ERROR");
-    expectError(await a.get("/v1/memories/12345"), 422, "VALIDATION_ERROR");
+    const { owner, id } = await expectNotFoundUnlessOwnLive((w, memoryId) =>
+      w.get(`/v1/memories/${memoryId}`),
+    );
+    expectError(await owner.get("/v1/memories/not-a-uuid"), 422, "VALIDATION_ERROR");
+    expectError(await owner.get("/v1/memories/12345"), 422, "VALIDATION_ERROR");
     // The owner still sees it.
-    expect((await a.get(`/v1/memories/${id}`)).status).toBe(200);
+    expect((await owner.get(`/v1/memories/${id}`)).status).toBe(200);
   });
 });

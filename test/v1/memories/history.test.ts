@@ -7,9 +7,7 @@ describe("GET /v1/memories/:id/history", () => {
   it("is empty after a store and records each PATCH, oldest first", async () => {
     const w = newWallet();
     const [a = ""] = await storeTexts(w, 1);
-    const empty = await w.get(`/v1/memories/${a}/history`);
-    expect(empty.status).toBe(200);
-    expect(empty.body).toEqual({ history: [] });
+    expect(await w.getOk(`/v1/memories/${a}/history`)).toEqual({ history: [] });
 
     const p1 = await w.patch(`/v1/memories/${a}`, { importance: 0.8 });
     expect(p1.status, JSON.stringify(p1.body)).toBe(200);

@@ -1,5 +1,6 @@
 /** GET /v1/memories/search?q=...: the clients' alias of POST /v1/search. */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SUMMARY_KEYS } from "../../fixtures";
 import { expectError, ids, type Json, newWallet, sleep, sorted } from "../../helpers";
 import { search, searchGet, seedTelescopes } from "../search/fixtures";
 
@@ -16,13 +17,7 @@ describe("GET /v1/memories/search (client alias)", () => {
     const first = viaGet.memories.find((m: Json) => m.id === m1);
     expect(Object.keys(first).sort()).toEqual(
       [
-        "content",
-        "created_at",
-        "id",
-        "importance",
-        "memory_type",
-        "namespace",
-        "tags",
+        ...SUMMARY_KEYS,
         "user_id",
         "embedding_model",
         "updated_at",
@@ -85,23 +80,27 @@ describe("GET /v1/memories/search (client alias)", () => {
     expect(ids(body)).toEqual([id]);
     expect(body.query).toBe("rhubarb");
   });
+});
 
-  it("rejects a missing, empty or too long q and bad parameters with 422", async () => {
-    const w = newWallet();
-    await w.storeNew("Hedgehogs hibernate under piles of leaves");
-    for (const qs of [
-      "",
-      "q=",
-      "q=%20%20",
-      `q=${"h".repeat(1001)}`,
-      "q=hedgehog&limit=0",
-      "q=hedgehog&limit=101",
-      "q=hedgehog&limit=ten",
-      "q=hedgehog&memory_type=gossip",
-      "q=hedgehog&after=yesterday",
-    ]) {
-      expectError(await w.get(`/v1/memories/search?${qs}`), 422, "VALIDATION_ERROR");
-    }
+describe("GET /v1/memories/search: parameters", () => {
+  const w = newWallet();
+  beforeAll(() => w.storeNew("Hedgehogs hibernate under piles of leaves"));
+
+  it.each([
+    "",
+    "q=",
+    "q=%20%20",
+    `q=${"h".repeat(1001)}`,
+    "q=hedgehog&limit=0",
+    "q=hedgehog&limit=101",
+    "q=hedgehog&limit=ten",
+    "q=hedgehog&memory_type=gossip",
+    "q=hedgehog&after=yesterday",
+  ])("rejects a missing, empty or too long q and bad parameters with 422: %j", async (qs) => {
+    expectError(await w.get(`/v1/memories/search?${qs}`), 422, "VALIDATION_ERROR");
+  });
+
+  it("accepts a limit of 100", async () => {
     expect((await searchGet(w, "q=hedgehog&limit=100")).total).toBe(1);
   });
 });

@@ -11,31 +11,37 @@ export async function searchGet(w: Wallet, query: string): Promise<Json> {
 
 /** Four memories about telescopes with different scopes, and one unrelated in the same scope. */
 export async function seedTelescopes(w: Wallet) {
-  const m1 = await w.storeNew("Bought a new telescope for stargazing in the mountains", {
-    namespace: "astro",
-    memory_type: "project",
-    tags: ["hobby", "sky"],
-    session_id: "s1",
-    agent_id: "ag1",
-  });
-  const m2 = await w.storeNew("The telescope mirror needs careful cleaning before winter", {
-    memory_type: "observation",
-    tags: ["maintenance"],
-    session_id: "s2",
-    agent_id: "ag2",
-  });
-  const m3 = await w.storeNew("Telescope club meets on Fridays downtown near the library", {
-    namespace: "astro",
-    memory_type: "general",
-    tags: ["club", "sky"],
-    session_id: "s1",
-    agent_id: "ag2",
-  });
-  const other = await w.storeNew("Cooking pasta requires salted boiling water", {
-    namespace: "astro",
-    tags: ["sky"],
-    session_id: "s1",
-    agent_id: "ag2",
-  });
+  const [m1 = "", m2 = "", m3 = "", other = ""] = await w.storeEach([
+    {
+      content: "Bought a new telescope for stargazing in the mountains",
+      namespace: "astro",
+      memory_type: "project",
+      tags: ["hobby", "sky"],
+      session_id: "s1",
+      agent_id: "ag1",
+    },
+    {
+      content: "The telescope mirror needs careful cleaning before winter",
+      memory_type: "observation",
+      tags: ["maintenance"],
+      session_id: "s2",
+      agent_id: "ag2",
+    },
+    {
+      content: "Telescope club meets on Fridays downtown near the library",
+      namespace: "astro",
+      memory_type: "general",
+      tags: ["club", "sky"],
+      session_id: "s1",
+      agent_id: "ag2",
+    },
+    {
+      content: "Cooking pasta requires salted boiling water",
+      namespace: "astro",
+      tags: ["sky"],
+      session_id: "s1",
+      agent_id: "ag2",
+    },
+  ]);
   return { m1, m2, m3, other };
 }

@@ -9,12 +9,15 @@ import { search } from "./fixtures";
 describe("POST /v1/search", () => {
   it("finds memories by keyword and returns the documented fields", async () => {
     const w = newWallet();
-    const id = await w.storeNew("Remember to water the orchids every Tuesday", {
+    // Each of these comes back as it was stored.
+    const content = "Remember to water the orchids every Tuesday";
+    const fields = {
       importance: 0.7,
       memory_type: "preference",
       namespace: "plants",
       tags: ["home", "weekly"],
-    });
+    };
+    const id = await w.storeNew(content, fields);
     await w.storeNew("The quarterly budget review is scheduled for March", {
       namespace: "plants",
     });
@@ -24,11 +27,8 @@ describe("POST /v1/search", () => {
       memories: [
         {
           id,
-          content: "Remember to water the orchids every Tuesday",
-          importance: 0.7,
-          memory_type: "preference",
-          namespace: "plants",
-          tags: ["home", "weekly"],
+          content,
+          ...fields,
           created_at: stored.body.created_at,
           // Client extras (the Python SDK parses search items as full memories).
           user_id: stored.body.user_id,
@@ -107,13 +107,12 @@ describe("POST /v1/search", () => {
 
   it("reports the real number of matches when limit is smaller", async () => {
     const w = newWallet();
-    const texts = [
+    await w.storeAll([
       "Pelicans dive from great heights to catch fish",
       "A pelican colony nests on the small island",
       "Brown pelicans were once endangered in America",
       "The zoo's pelican enclosure reopened this week",
-    ];
-    for (const t of texts) await w.storeNew(t);
+    ]);
     await w.storeNew("Flamingos stand on one leg to save energy");
 
     const one = await search(w, { query: "pelican", limit: 1 });

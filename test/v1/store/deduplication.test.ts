@@ -38,45 +38,33 @@ describe("deduplication on store", () => {
   });
 
   it("applies the documented merge rules", async () => {
+    // Each field: the existing memory's value, the new store's, and the merged memory's.
+    const merges: Record<string, [existing: unknown, incoming: unknown, merged: unknown]> = {
+      content: [TEXT, `${TEXT}!!!`, `${TEXT}!!!`],
+      tags: [
+        ["ci", "ops"],
+        ["ops", "friday"],
+        ["ci", "ops", "friday"],
+      ],
+      importance: [0.3, 0.9, 0.9],
+      metadata: [
+        { owner: "alice", team: "infra" },
+        { team: "platform", channel: "#deploys" },
+        { owner: "alice", team: "platform", channel: "#deploys", tags: ["ci", "ops", "friday"] },
+      ],
+      memory_type: ["decision", "preference", "decision"],
+      session_id: ["s-old", "s-new", "s-old"],
+      agent_id: ["agent-old", "agent-new", "agent-old"],
+      pinned: [false, true, true],
+    };
+    const column = (i: 0 | 1 | 2) =>
+      Object.fromEntries(Object.entries(merges).map(([field, values]) => [field, values[i]]));
     const w = newWallet();
-    const id = await w.store(TEXT, {
-      tags: ["ci", "ops"],
-      importance: 0.3,
-      metadata: { owner: "alice", team: "infra" },
-      memory_type: "decision",
-      session_id: "s-old",
-      agent_id: "agent-old",
-      pinned: false,
-    });
-    const longer = `${TEXT}!!!`;
-    const res = await w.post("/v1/store", {
-      content: longer,
-      tags: ["ops", "friday"],
-      importance: 0.9,
-      metadata: { team: "platform", channel: "#deploys" },
-      memory_type: "preference",
-      session_id: "s-new",
-      agent_id: "agent-new",
-      pinned: true,
-    });
+    const id = await w.store(TEXT, column(0));
+    const res = await w.post("/v1/store", column(1));
     expect(res.body).toMatchObject({ id, deduplicated: true });
     const got = await w.get(`/v1/memories/${id}`);
-    expect(got.body).toMatchObject({
-      content: longer,
-      tags: ["ci", "ops", "friday"],
-      importance: 0.9,
-      metadata: {
-        owner: "alice",
-        team: "platform",
-        channel: "#deploys",
-        tags: ["ci", "ops", "friday"],
-      },
-      memory_type: "decision",
-      session_id: "s-old",
-      agent_id: "agent-old",
-      pinned: true,
-      immutable: false,
-    });
+    expect(got.body).toMatchObject({ ...column(2), immutable: false });
     expect(await w.memoryCount()).toBe(1);
   });
 

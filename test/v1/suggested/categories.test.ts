@@ -9,14 +9,17 @@ import { backdate, byId, suggested } from "./fixtures";
 describe("GET /v1/suggested: shape and fresh", () => {
   it("a memory stored now and never accessed is fresh, with every documented field", async () => {
     const w = newWallet();
-    const id = await w.storeNew("Fresh idea: a rooftop garden for the office", {
+    // Each of these comes back as it was stored.
+    const content = "Fresh idea: a rooftop garden for the office";
+    const fields = {
+      metadata: { source: "brainstorm", tags: ["garden"] },
       importance: 0.6,
       memory_type: "project",
       namespace: "ideas",
       session_id: "s-1",
       agent_id: "a-1",
-      metadata: { source: "brainstorm", tags: ["garden"] },
-    });
+    };
+    const id = await w.storeNew(content, fields);
     const stored = await w.getMemory(id);
     const body = await suggested(w);
     expect(body.categories).toEqual({ stale: 0, fresh: 1, hot: 0, decaying: 0 });
@@ -26,13 +29,8 @@ describe("GET /v1/suggested: shape and fresh", () => {
     expect(body.suggestions).toEqual([item]);
     expect(item).toEqual({
       id,
-      content: "Fresh idea: a rooftop garden for the office",
-      metadata: { source: "brainstorm", tags: ["garden"] },
-      importance: 0.6,
-      memory_type: "project",
-      namespace: "ideas",
-      session_id: "s-1",
-      agent_id: "a-1",
+      content,
+      ...fields,
       created_at: stored.created_at,
       accessed_at: stored.accessed_at,
       access_count: 0,

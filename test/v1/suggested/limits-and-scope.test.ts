@@ -1,28 +1,15 @@
 /** GET /v1/suggested: limit and category, validation, scope filters and wallet isolation. */
 import { describe, expect, it } from "vitest";
-import { expectError, type Json, newWallet, request } from "../../helpers";
+import { expectError, type Json, newWallet, request, uniqueText } from "../../helpers";
 import { suggested } from "./fixtures";
 
 describe("GET /v1/suggested: limit and validation", () => {
   it("limit defaults to 10, goes up to 50, and the highest review scores come first", async () => {
     const w = newWallet();
-    const topics = [
-      "anchovies",
-      "bagpipes",
-      "cathedrals",
-      "dolphins",
-      "eclipses",
-      "fjords",
-      "gargoyles",
-      "hedgehogs",
-      "igloos",
-      "jellyfish",
-      "kayaks",
-      "lighthouses",
-    ];
+    // Twelve distinct memories, each more important than the one before.
     const ids = await w.storeMany(
-      topics.map((t, i) => ({
-        content: `Trivia card about ${t}`,
+      Array.from({ length: 12 }, (_, i) => ({
+        content: uniqueText(`trivia card ${i}`),
         importance: Math.round((0.05 + i * 0.08) * 100) / 100,
       })),
     );

@@ -78,9 +78,7 @@ describe("GET /v1/memories/:id/relations", () => {
   it("returns an empty list for a memory without relations", async () => {
     const w = newWallet();
     const [a = ""] = await storeTexts(w, 1);
-    const res = await w.get(`/v1/memories/${a}/relations`);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ relations: [] });
+    expect(await w.getOk(`/v1/memories/${a}/relations`)).toEqual({ relations: [] });
   });
 
   it("filters by direction", async () => {

@@ -24,7 +24,7 @@ export const freeTierStatusOp = operation(
   },
   async (c) => {
     const { wallet } = c.get("caller");
-    const usage = await c.get("metering").freeStatus(wallet, FREE_CALLS_PER_WALLET);
+    const usage = await c.get("metering").wallet(wallet).freeStatus(FREE_CALLS_PER_WALLET);
     return c.json(
       {
         wallet,
