@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { runConcurrency } from "./bench/concurrency";
 import { type EmbedServer, startEmbedServer } from "./bench/embed-server";
 import { type BenchEmbedding, type EmbedderKind, startBenchEmbedding } from "./bench/embedding";
-import { runLocomo } from "./bench/locomo";
+import { runLocomo } from "./bench/locomo/index";
 import { cleanupMem0 } from "./bench/mem0";
 import { log, printTable, type Table, writeJson } from "./bench/report";
 import { runSpeed } from "./bench/speed";

@@ -2,7 +2,13 @@
  * The web console: a wallet's memories seen through the public API. Signed out it shows the
  * sign-in screen; signed in, the screens below, one per hash route (router.ts).
  */
-import "./style.css";
+// The stylesheets, in cascade order (later files may override earlier ones).
+import "./styles/base.css";
+import "./styles/forms.css";
+import "./styles/cards-tables.css";
+import "./styles/memory.css";
+import "./styles/views.css";
+import "./styles/overrides.css";
 import { type ComponentChildren, render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Api, type ApiError } from "./api";
