@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { neonConfig } from "@neondatabase/serverless";
+import { sql } from "drizzle-orm";
 import { migrate } from "drizzle-orm/neon-serverless/migrator";
 import ws from "ws";
 import { connectDb } from "../worker/db/client";
@@ -81,7 +82,7 @@ export async function startLocalDatabase(opts: LocalDatabaseOptions): Promise<Lo
     stops.unshift(() => proxy.close());
   }
 
-  await applyMigrations(url, wsProxy);
+  await applyMigrations(url, wsProxy, { endSession: kind === "server" });
   log("migrations applied");
 
   return {
@@ -94,11 +95,24 @@ export async function startLocalDatabase(opts: LocalDatabaseOptions): Promise<Lo
   };
 }
 
-export async function applyMigrations(url: string, wsProxy?: string): Promise<void> {
+export async function applyMigrations(
+  url: string,
+  wsProxy?: string,
+  { endSession = false }: { endSession?: boolean } = {},
+): Promise<void> {
   neonConfig.webSocketConstructor = ws;
   const { db, close } = connectDb(url, wsProxy);
   try {
     await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    // The migrations set database-level defaults (ALTER DATABASE … SET jit = off,
+    // hnsw.ef_search, hnsw.iterative_scan), which only sessions started after them get.
+    // Through a pooler (PgBouncer, Neon's pooled endpoint) this session goes back to the pool
+    // and serves the Worker next, without them: a store's deduplication query spent 650 ms
+    // in JIT compilation on it (auto_explain), and filtered HNSW scans ran without iterative
+    // scan. So the session ends here. (Never on PGlite: its one session is the database.)
+    if (endSession) {
+      await db.execute(sql`SELECT pg_terminate_backend(pg_backend_pid())`).catch(() => {});
+    }
   } finally {
     await close();
   }
