@@ -106,7 +106,9 @@ export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedO
       const wallet = newWallet(stack.baseUrl);
       const seeded = await seedViaApi(wallet, size, size);
       const perSecond = Math.round(size / (seeded.ms / 1000));
-      log(`seeded ${size} memories through POST /v1/store/batch (${perSecond} memories/s)`);
+      log(
+        `seeded ${size} memories through POST /v1/store/batch (${perSecond} memories/s); server timing per batch ${JSON.stringify(seeded.timing)}`,
+      );
       catchUp[size] = await indexCatchUp(db, wallet, size);
       sizes.push({
         size,
@@ -187,9 +189,9 @@ async function vacuum(db: ReturnType<typeof connectDb>["db"]): Promise<void> {
   const started = Date.now();
   await db.execute(sql`VACUUM (ANALYZE) memories`);
   // A checkpoint too: the one a bulk load triggers otherwise spreads its writes over the next
-  // minutes (270 s measured after the HNSW build), and every page first written after it
-  // goes whole into the WAL. Batch store at 1k ran at 152 memories/s under it, 1,028 after.
-  // (CHECKPOINT needs superuser or pg_checkpoint; without them the bench goes on.)
+  // minutes (270 s measured after the HNSW build), during the measurements, and every page
+  // first written after it goes whole into the WAL. (CHECKPOINT needs superuser or
+  // pg_checkpoint; without them the bench goes on.)
   await db.execute(sql`CHECKPOINT`).catch((err: unknown) => log(`no CHECKPOINT: ${String(err)}`));
   log(`VACUUM (ANALYZE) and CHECKPOINT in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -277,6 +279,9 @@ async function measureRecall(run: OurSize, m0?: Mem0SizeRun) {
 async function inLargest(run: OurSize): Promise<NonNullable<SpeedResults["largest"]>> {
   const { per_second: _, ...store } = await singleStores(run.wallet, 100, run.size + 7);
   const batch = await seedViaApi(run.wallet, 1000, run.size + 11);
+  log(
+    `batch store into the ${run.size} wallet: server timing per batch ${JSON.stringify(batch.timing)}`,
+  );
   const r = prng(99);
   const search: number[] = [];
   const list: number[] = [];
@@ -315,9 +320,10 @@ async function seedViaApi(
   w: Wallet,
   count: number,
   seed: number,
-): Promise<{ texts: string[]; ms: number }> {
+): Promise<{ texts: string[]; ms: number; timing: Record<string, number> }> {
   const r = prng(seed);
   const texts: string[] = [];
+  const timings: Array<string | null> = [];
   let ms = 0;
   for (let done = 0; done < count; done += 100) {
     const batch = Array.from({ length: Math.min(100, count - done) }, () => {
@@ -329,8 +335,10 @@ async function seedViaApi(
         memory_type: TYPES[Math.floor(r() * TYPES.length)],
       };
     });
-    ms += (await w.call("POST", "/v1/store/batch", { memories: batch })).ms;
+    const res = await w.call("POST", "/v1/store/batch", { memories: batch });
+    ms += res.ms;
+    timings.push(res.timing);
     if ((done / 100) % 20 === 19) log(`  … ${done + batch.length} / ${count}`);
   }
-  return { texts, ms };
+  return { texts, ms, timing: timingMeans(timings) };
 }
