@@ -158,7 +158,7 @@ describe("payment-identifier: one answer and one charge per identifier", () => {
 
 describe("Meter payment identifiers", () => {
   const NOW = 2_000_000_000;
-  const stub = () => meterOf(`test-ids-${crypto.randomUUID()}`);
+  const freshMeter = () => meterOf(`test-ids-${crypto.randomUUID()}`);
   const answer = {
     status: 201,
     body: '{"id":"a"}',
@@ -166,7 +166,7 @@ describe("Meter payment identifiers", () => {
   };
 
   it("claims once, replays the kept answer to the same request, refuses another", async () => {
-    const meter = stub();
+    const meter = freshMeter();
     expect(await meter.claimPaymentId("id-1", "fp-a", NOW + 600, NOW)).toEqual({
       outcome: "claimed",
     });
@@ -192,7 +192,7 @@ describe("Meter payment identifiers", () => {
   });
 
   it("frees a released claim, and forgets an abandoned one after its lease", async () => {
-    const meter = stub();
+    const meter = freshMeter();
     await meter.claimPaymentId("id-2", "fp-a", NOW + 600, NOW);
     await meter.releasePaymentId("id-2");
     expect((await meter.claimPaymentId("id-2", "fp-b", NOW + 600, NOW)).outcome).toBe("claimed");
@@ -208,7 +208,7 @@ describe("Meter payment identifiers", () => {
   });
 
   it("lets exactly one of 30 concurrent claims of an identifier win", async () => {
-    const meter = stub();
+    const meter = freshMeter();
     const claims = await Promise.all(
       Array.from({ length: 30 }, () => meter.claimPaymentId("id-3", "fp-a", NOW + 600, NOW)),
     );
