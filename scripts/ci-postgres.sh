@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs PostgreSQL 15 with pgvector (built from Debian trixie's source package, since
-# bookworm ships no pgvector) and starts it on 127.0.0.1:${PGPORT:-55432}.
+# bookworm ships no pgvector) and starts it on 127.0.0.1:${PGPORT:-55432}, or on the next free
+# port when something else holds that one (a server of another checkout or container).
 # Prints the connection URL on its last line. Idempotent: safe to run twice.
 # POOLER=1 also starts PgBouncer (transaction mode, like Neon's pooled endpoint) on
 # ${PGBOUNCER_PORT:-56432} and prints its URL instead: every Worker request opens a new
@@ -8,6 +9,14 @@
 set -euo pipefail
 
 PGPORT="${PGPORT:-55432}"
+# Whether something accepts connections on 127.0.0.1:$1.
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# $1, or the first port above it that nothing listens on.
+free_port_from() {
+  local port=$1
+  while port_busy "$port"; do port=$((port + 1)); done
+  echo "$port"
+}
 PGDATA_DIR="${PGDATA_DIR:-/tmp/memory-service-pg}"
 PG_BIN=/usr/lib/postgresql/15/bin
 export DEBIAN_FRONTEND=noninteractive
@@ -53,16 +62,25 @@ start_pg() {
   log "starting postgres on 127.0.0.1:$PGPORT"
   su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR -l $PGDATA_DIR/server.log -w -o '-c listen_addresses=127.0.0.1 -p $PGPORT -c unix_socket_directories=$PGDATA_DIR -c fsync=off -c max_connections=200 -c shared_buffers=1GB' start" >/dev/null
 }
-if ! su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR status" >/dev/null 2>&1; then
+if su postgres -c "$PG_BIN/pg_ctl -D $PGDATA_DIR status" >/dev/null 2>&1; then
+  # Already running (a second call): its port is line 4 of postmaster.pid.
+  PGPORT=$(sed -n 4p "$PGDATA_DIR/postmaster.pid")
+else
   [ -f "$PGDATA_DIR/PG_VERSION" ] || init_pg
   # pg_ctl (as the server's own user) says no server runs on this directory: a postmaster.pid
   # left is a killed server's (a machine reused after a stop, the fault run's SIGKILL).
   rm -f "$PGDATA_DIR/postmaster.pid"
+  wanted=$PGPORT
+  PGPORT=$(free_port_from "$PGPORT")
+  [ "$PGPORT" = "$wanted" ] || log "port $wanted is taken by another server; using $PGPORT"
   if ! start_pg; then
     log "postgres did not start; the end of its log:"
     tail -n 20 "$PGDATA_DIR/server.log" >&2 || true
-    log "starting over with a new data directory (this script's data is disposable)"
-    rm -rf "$PGDATA_DIR"
+    # A data directory of its own, never a delete: the directory may be another live server's
+    # (a container whose processes this one cannot see, so pg_ctl status could not either).
+    PGDATA_DIR=$(mktemp -d /tmp/memory-service-pg.XXXXXX)
+    PGPORT=$(free_port_from "$PGPORT")
+    log "starting over in a new data directory, $PGDATA_DIR (this script's data is disposable)"
     init_pg
     start_pg || { tail -n 20 "$PGDATA_DIR/server.log" >&2; exit 1; }
   fi
@@ -74,7 +92,14 @@ if [ "${POOLER:-}" = "1" ]; then
     log "installing pgbouncer"
     apt-get install -y -qq pgbouncer >/dev/null || { apt-get update -qq >&2 && apt-get install -y -qq pgbouncer >/dev/null; }
   fi
-  if ! (exec 3<>"/dev/tcp/127.0.0.1/$PGBOUNCER_PORT") 2>/dev/null; then
+  pooled_port=$(sed -n 's/^\* = host=127.0.0.1 port=//p' "$PGBOUNCER_DIR/pgbouncer.ini" 2>/dev/null || true)
+  bouncer_pid=$(cat "$PGBOUNCER_DIR/pgbouncer.pid" 2>/dev/null || true)
+  if [ -n "$bouncer_pid" ] && kill -0 "$bouncer_pid" 2>/dev/null && [ "$pooled_port" = "$PGPORT" ]; then
+    PGBOUNCER_PORT=$(sed -n 's/^listen_port = //p' "$PGBOUNCER_DIR/pgbouncer.ini")
+  else
+    # Ours is not running, or pools another server: stop it and start one for this server.
+    if [ -n "$bouncer_pid" ]; then kill "$bouncer_pid" 2>/dev/null || true; sleep 0.5; fi
+    PGBOUNCER_PORT=$(free_port_from "$PGBOUNCER_PORT")
     mkdir -p "$PGBOUNCER_DIR" && chown postgres:postgres "$PGBOUNCER_DIR"
     cat > "$PGBOUNCER_DIR/pgbouncer.ini" <<INI
 [databases]

@@ -21,11 +21,10 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import ws from "ws";
 import { startStack } from "./bench/stack";
 import { summary } from "./bench/stats";
+import { freePort } from "./free-port";
 import { startWsProxy } from "./ws-proxy";
 
 const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
-const PGDATA = process.env.PGDATA_DIR ?? "/tmp/memory-service-pg";
-const PGPORT = process.env.PGPORT ?? "55432";
 /** The connect timeout (5 s, worker/db/client.ts) and a margin: nothing may hang longer. */
 const MAX_REQUEST_MS = 7_000;
 const WRITERS = 6;
@@ -34,15 +33,34 @@ const BATCH = 5;
 const log = (line: string) => console.log(`[fault] ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function pgCtl(...args: string[]): void {
-  execFileSync("su", ["postgres", "-c", [`${PG_BIN}/pg_ctl`, "-D", PGDATA, ...args].join(" ")], {
-    stdio: "ignore",
-  });
+/** The server under test, as it describes itself: ci-postgres.sh may have moved it to another
+ * port or data directory when the usual ones were taken. */
+interface Server {
+  dataDir: string;
+  port: string;
 }
 
-function startPostgres(): void {
-  const opts = `-c listen_addresses=127.0.0.1 -p ${PGPORT} -c unix_socket_directories=${PGDATA} -c fsync=off -c max_connections=200 -c shared_buffers=1GB`;
-  pgCtl("-l", `${PGDATA}/server.log`, "-w", "-o", `'${opts}'`, "start");
+async function describeServer(url: string): Promise<Server> {
+  const client = new Client(url);
+  await client.connect();
+  try {
+    const dir = await client.query("SHOW data_directory");
+    const port = await client.query("SHOW port");
+    return { dataDir: dir.rows[0].data_directory, port: port.rows[0].port };
+  } finally {
+    await client.end();
+  }
+}
+
+function pgCtl(server: Server, ...args: string[]): void {
+  const command = [`${PG_BIN}/pg_ctl`, "-D", server.dataDir, ...args].join(" ");
+  execFileSync("su", ["postgres", "-c", command], { stdio: "ignore" });
+}
+
+function startPostgres(server: Server): void {
+  const { dataDir, port } = server;
+  const opts = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dataDir} -c fsync=off -c max_connections=200 -c shared_buffers=1GB`;
+  pgCtl(server, "-l", `${dataDir}/server.log`, "-w", "-o", `'${opts}'`, "start");
 }
 
 interface Outcome {
@@ -63,7 +81,15 @@ async function main() {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl)
     throw new Error("DATABASE_URL must name the PostgreSQL server of scripts/ci-postgres.sh");
-  const stack = await startStack(Number(process.env.PORT ?? 8797), { serverUrl });
+  const proxy = await startWsProxy(0);
+  neonConfig.webSocketConstructor = ws;
+  neonConfig.wsProxy = (h, p) => `127.0.0.1:${proxy.port}/v2?address=${h}:${p}`;
+  neonConfig.useSecureWebSocket = false;
+  neonConfig.pipelineTLS = false;
+  neonConfig.pipelineConnect = false;
+  const server = await describeServer(serverUrl);
+  log(`PostgreSQL on port ${server.port}, data in ${server.dataDir}`);
+  const stack = await startStack(Number(process.env.PORT ?? (await freePort())), { serverUrl });
   const outcomes: Outcome[] = [];
   const acked: string[] = [];
   const batches: Batch[] = [];
@@ -127,33 +153,27 @@ async function main() {
   };
 
   const writers = Array.from({ length: WRITERS }, (_, w) => writer(w));
-  const proxy = await startWsProxy(0);
-  neonConfig.webSocketConstructor = ws;
-  neonConfig.wsProxy = (h, p) => `127.0.0.1:${proxy.port}/v2?address=${h}:${p}`;
-  neonConfig.useSecureWebSocket = false;
-  neonConfig.pipelineTLS = false;
-  neonConfig.pipelineConnect = false;
   const held: Client[] = [];
   try {
     await sleep(4_000);
     phase = "stopped";
     log("stopping PostgreSQL (immediate) for 15 s");
-    pgCtl("stop", "-m", "immediate");
+    pgCtl(server, "stop", "-m", "immediate");
     await sleep(15_000);
-    startPostgres();
+    startPostgres(server);
     phase = "recovered after stop";
     log("PostgreSQL started again");
     await sleep(6_000);
 
     phase = "killed";
-    const pid = Number(readFileSync(`${PGDATA}/postmaster.pid`, "utf8").split("\n")[0]);
+    const pid = Number(readFileSync(`${server.dataDir}/postmaster.pid`, "utf8").split("\n")[0]);
     log(`killing the postmaster (pid ${pid}) with SIGKILL`);
     process.kill(pid, "SIGKILL");
     await sleep(3_000);
     // A killed postmaster leaves its shared memory and backends: wait until they are gone.
     for (let i = 0; i < 20; i++) {
       try {
-        startPostgres();
+        startPostgres(server);
         break;
       } catch {
         await sleep(500);

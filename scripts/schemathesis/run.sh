@@ -26,7 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 if [ -z "$BASE_URL" ]; then
-  PORT="${SCHEMATHESIS_PORT:-8797}"
+  # A port nothing listens on (another checkout's service may hold any fixed one).
+  PORT="${SCHEMATHESIS_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
   DATA_DIR="$(mktemp -d)"
   BASE_URL="http://127.0.0.1:$PORT"
   echo "[schemathesis] starting npm run dev on $BASE_URL (log: $DATA_DIR/dev.log)" >&2
