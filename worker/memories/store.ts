@@ -170,8 +170,14 @@ export async function storeMemories(
     extraTokens = await embedJoined(ctx, [...drafts.values()]);
     const created = [...drafts.values()].filter((d) => d.isNew);
     const writing = performance.now();
+    // The written rows come back from the writes themselves (RETURNING): reading them again
+    // after was another round trip and another pass over the batch's rows.
+    const written: MemoryRecord[] = [];
+    const returning = options.withMemories ? memoryColumns : { id: memories.id };
     if (created.length > 0) {
-      await tx.insert(memories).values(
+      const inserted = await tx
+        .insert(memories)
+        .values(
         created.map((d) => ({
           id: d.id,
           userId: ctx.userId,
@@ -190,11 +196,13 @@ export async function storeMemories(
           embeddingModel: model,
           contentHash: d.hash,
         })),
-      );
+        )
+        .returning(returning);
+      written.push(...(inserted as MemoryRecord[]));
     }
     for (const d of drafts.values()) {
       if (d.isNew || !d.dirty) continue;
-      await tx
+      const updated = await tx
         .update(memories)
         .set({
           ...(d.vector.length > 0
@@ -212,20 +220,23 @@ export async function storeMemories(
           expiresAt: d.expiresAt,
           updatedAt: sql`now()`,
         })
-        .where(eq(memories.id, d.id));
+        .where(eq(memories.id, d.id))
+        .returning(returning);
+      written.push(...(updated as MemoryRecord[]));
     }
     ctx.timings?.add("write", performance.now() - writing);
     if (!options.withMemories) return { items: out, stored: [] };
-    const rows = await tx
-      .select(memoryColumns)
-      .from(memories)
-      .where(
-        and(
-          eq(memories.userId, ctx.userId),
-          inArray(memories.id, [...new Set(out.map((o) => o.id))]),
-        ),
-      );
-    const byId = new Map(rows.map((r) => [r.id, toMemory(r as MemoryRecord)]));
+    // Merged into without a change (an immutable memory): read as it is.
+    const have = new Set(written.map((r) => r.id));
+    const unchanged = [...new Set(out.map((o) => o.id))].filter((id) => !have.has(id));
+    if (unchanged.length > 0) {
+      const rows = await tx
+        .select(memoryColumns)
+        .from(memories)
+        .where(and(eq(memories.userId, ctx.userId), inArray(memories.id, unchanged)));
+      written.push(...(rows as MemoryRecord[]));
+    }
+    const byId = new Map(written.map((r) => [r.id, toMemory(r)]));
     return { items: out, stored: out.flatMap((o) => byId.get(o.id) ?? []) };
   });
   // New rows are outside the HNSW index: the indexer takes them after the response, if the
