@@ -108,7 +108,14 @@ export const memories = pgTable(
     // vacuum merges it (4 MB by default: 20-40 ms a keyword query after a burst of stores);
     // 256 kB keeps that scan short and inserts still batched.
     index("memories_tags_idx").using("gin", t.tags).with({ gin_pending_list_limit: 256 }),
-    index("memories_search_idx").using("gin", t.search).with({ gin_pending_list_limit: 256 }),
+    // One full-text index per shard, like the HNSW graphs below: a query's posting lists are
+    // then those of ~1/32 of the table (worker/memories/shard.ts).
+    ...Array.from({ length: ANN_SHARDS }, (_, i) =>
+      index(`memories_search_s${i}_idx`)
+        .using("gin", t.search)
+        .with({ gin_pending_list_limit: 256 })
+        .where(sql`${t.deletedAt} IS NULL AND ${t.shard} = ${sql.raw(String(i))}`),
+    ),
     // One HNSW graph per shard, of indexed rows only: inserting into HNSW costs ~1 ms a row,
     // so the store leaves it to the indexer (ann.ts), and small wallets never pay it at all.
     ...Array.from({ length: ANN_SHARDS }, (_, i) =>

@@ -10,7 +10,8 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../worker/db/client";
 import { LocalEmbedder } from "../worker/embed/local";
-import { BACKLOG_MIN, EXACT_SCAN_MAX, indexBacklog, shardOf } from "../worker/memories/ann";
+import { BACKLOG_MIN, EXACT_SCAN_MAX, indexBacklog } from "../worker/memories/ann";
+import { shardOf } from "../worker/memories/shard";
 import { userIdOf, withDb } from "./db";
 import { newWallet, sleep, type Wallet } from "./helpers";
 

@@ -8,10 +8,9 @@
  * - Above it, the nearest vectors are those of the wallet's shard of the HNSW index (rows with
  *   `ann`), plus an exact scan of the wallet's rows not in it yet (the backlog).
  *
- * The HNSW index is split into ANN_SHARDS partial indexes by `memories.shard`, a byte of the
- * owner's id, so a search walks one shard's graph (~1/32 of the indexed rows) and never needs
- * the whole index in memory. A query names its shard as a literal (`annRows`) so that the
- * planner can match the partial index's predicate.
+ * The HNSW index is split into partial indexes by the wallet's shard (shard.ts), so a search
+ * walks one shard's graph (~1/32 of the indexed rows) and never needs the whole index in
+ * memory.
  *
  * Inserting a row into HNSW costs ~1 ms (measured: 100 rows into a 100,000-row graph, 430-750
  * ms on 2 busy cores), more than the rest of a 100-item batch store. So stores write
@@ -20,8 +19,9 @@
  * for an index they would not use, and a large one pays in chunks.
  */
 import { sql } from "drizzle-orm";
-import { ANN_SHARDS, memories } from "../../schema/tables";
+import { memories } from "../../schema/tables";
 import type { DbOrTx } from "../db/client";
+import { inShard } from "./shard";
 
 /** Scopes of at most this many memories are searched exactly (see the module comment). */
 export const EXACT_SCAN_MAX = 2000;
@@ -37,14 +37,8 @@ export const BACKLOG_MIN = 500;
 /** How long one indexer run keeps going; the next write of the wallet resumes it. */
 const INDEX_BUDGET_MS = 20_000;
 
-/** The shard of a user id, as the generated column `memories.shard` computes it. */
-export function shardOf(userId: string): number {
-  return Number.parseInt(userId.slice(0, 2), 16) % ANN_SHARDS;
-}
-
 /** The caller's indexed rows, naming the partial index they are in. */
-export const annRows = (userId: string) =>
-  sql`${memories.ann} AND ${memories.shard} = ${sql.raw(String(shardOf(userId)))}`;
+export const annRows = (userId: string) => sql`${memories.ann} AND ${inShard(userId)}`;
 
 /** Rows not in the HNSW index (matches the memories_ann_backlog_idx predicate). */
 export const backlogRows = sql`NOT ${memories.ann}`;

@@ -8,6 +8,7 @@ import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import * as f from "./fields";
 import { clientMemoryFields, liveMemory, roundImportance, summaryColumns } from "./rows";
+import { inShard } from "./shard";
 
 export const searchInput = z.object({
   query: f.nonBlankText(1000),
@@ -45,7 +46,12 @@ export const searchQueryString = z
 
 export async function searchMemories(ctx: DomainContext, input: SearchInput) {
   const tsq = sql`websearch_to_tsquery('english', ${input.query})`;
-  const conds: SQL[] = [liveMemory(ctx.userId), sql`${memories.search} @@ ${tsq}`];
+  const conds: SQL[] = [
+    liveMemory(ctx.userId),
+    // The wallet's shard names its partial GIN index (shard.ts).
+    inShard(ctx.userId),
+    sql`${memories.search} @@ ${tsq}`,
+  ];
   if (input.namespace !== undefined) conds.push(eq(memories.namespace, input.namespace));
   if (input.memory_type !== undefined) conds.push(eq(memories.memoryType, input.memory_type));
   if (input.tags && input.tags.length > 0) conds.push(arrayOverlaps(memories.tags, input.tags));

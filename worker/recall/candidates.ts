@@ -5,6 +5,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { annRows, backlogRows, EXACT_SCAN_MAX } from "../memories/ann";
+import { inShard } from "../memories/shard";
 import { scoreSql } from "./scoring";
 
 /** How many candidates each index contributes, per requested result. */
@@ -161,11 +162,12 @@ export function recallStatement({
     kw AS (
       -- Ranks at most KEYWORD_SCAN_MAX rows sharing two query lexemes (qt.kq): ranking every
       -- row with any query lexeme cost ~0.9 s at 100k memories, and ~40 ms for the rare ones.
-      -- ts_rank, not ts_rank_cd: 2,000 rows rank in ~2 ms instead of ~11 ms.
+      -- ts_rank, not ts_rank_cd: 2,000 rows rank in ~2 ms instead of ~11 ms. The shard names
+      -- the wallet's partial GIN index (shard.ts).
       SELECT matched.id FROM (
         SELECT id, search FROM memories, qt
         WHERE ${where} AND (SELECT n FROM scope) > ${EXACT_SCAN_MAX}
-          AND qt.kq IS NOT NULL AND search @@ qt.kq
+          AND qt.kq IS NOT NULL AND ${inShard(userId)} AND search @@ qt.kq
         LIMIT ${KEYWORD_SCAN_MAX}
       ) matched, qt
       ORDER BY ts_rank(matched.search, qt.tq) DESC
