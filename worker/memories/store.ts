@@ -178,24 +178,24 @@ export async function storeMemories(
       const inserted = await tx
         .insert(memories)
         .values(
-        created.map((d) => ({
-          id: d.id,
-          userId: ctx.userId,
-          namespace: d.namespace,
-          content: d.content,
-          metadata: d.metadata,
-          tags: d.tags,
-          importance: d.importance,
-          memoryType: d.input?.memoryType ?? "general",
-          sessionId: d.input?.sessionId ?? null,
-          agentId: d.input?.agentId ?? null,
-          pinned: d.pinned,
-          immutable: d.immutable,
-          expiresAt: d.expiresAt,
-          embedding: d.vector,
-          embeddingModel: model,
-          contentHash: d.hash,
-        })),
+          created.map((d) => ({
+            id: d.id,
+            userId: ctx.userId,
+            namespace: d.namespace,
+            content: d.content,
+            metadata: d.metadata,
+            tags: d.tags,
+            importance: d.importance,
+            memoryType: d.input?.memoryType ?? "general",
+            sessionId: d.input?.sessionId ?? null,
+            agentId: d.input?.agentId ?? null,
+            pinned: d.pinned,
+            immutable: d.immutable,
+            expiresAt: d.expiresAt,
+            embedding: d.vector,
+            embeddingModel: model,
+            contentHash: d.hash,
+          })),
         )
         .returning(returning);
       written.push(...(inserted as MemoryRecord[]));
