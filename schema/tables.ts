@@ -128,7 +128,33 @@ export const memories = pgTable(
     index("memories_ann_backlog_idx")
       .on(t.userId, t.namespace)
       .where(sql`${t.deletedAt} IS NULL AND NOT ${t.ann}`),
+    // Live rows with an expiry: a list's total is memory_counts minus those expired by now.
+    index("memories_user_expiring_idx")
+      .on(t.userId, t.expiresAt)
+      .where(sql`${t.deletedAt} IS NULL AND ${t.expiresAt} IS NOT NULL`),
   ],
+);
+
+/**
+ * How many live (not soft-deleted) memories each wallet has per namespace, expired ones
+ * included: the sum of `live` over a wallet's rows. Statement triggers on `memories`
+ * (migration 0008) append one row of change per (wallet, namespace) a write touches, in the
+ * writing transaction; worker/memories/live-count.ts reads the sums and folds a wallet's rows
+ * into one per namespace once they pile up. Appending, not updating one counter row: a
+ * counter row locked by a store until its commit, wanted by a bulk delete holding rows the
+ * store waits for, would deadlock the two. A list's total read as a count(*) walked the
+ * wallet's index: 10-25 ms at 100k memories. Expired rows are subtracted at read time, since
+ * a row expires without a write. No foreign key: rows deleted with their wallet append their
+ * own negative change.
+ */
+export const memoryCounts = pgTable(
+  "memory_counts",
+  {
+    userId: uuid("user_id").notNull(),
+    namespace: text("namespace").notNull(),
+    live: integer("live").notNull(),
+  },
+  (t) => [index("memory_counts_user_idx").on(t.userId, t.namespace)],
 );
 
 export const relations = pgTable(

@@ -80,6 +80,7 @@ export async function recallPlan(
   const statement = recallStatement({
     userId,
     where: and(...filterConditions(userId, {})) as SQL,
+    sizeWhere: and(...filterConditions(userId, {}, "undeleted")) as SQL,
     query,
     vector: literal(vector),
     model,

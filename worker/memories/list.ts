@@ -21,6 +21,7 @@ import type { DomainContext } from "../context";
 import { notFound } from "../errors";
 import { inputIssues } from "../lib/validate";
 import * as f from "./fields";
+import { foldLiveCounts, liveTotal } from "./live-count";
 import { liveMemory, type MemoryRecord, memoryColumns, toMemory } from "./rows";
 
 /**
@@ -60,18 +61,28 @@ export const memoryFilters = z.object({
 export type MemoryFilters = z.output<typeof memoryFilters>;
 
 /**
+ * Which of the caller's rows the filters start from: the live ones (`live`, every read), also
+ * the soft-deleted ones (`unexpired`, an export that asks for them), or also the expired ones
+ * (`undeleted`: only to size a scope, where an index-only count matters more than expiry).
+ */
+export type FilterBase = "live" | "unexpired" | "undeleted";
+
+/**
  * `after`/`since` and `before`/`until` bound `created_at` (inclusive), as ISO 8601 strings.
  * `tags` matches memories having any of the tags; `metadata` is JSON containment.
- * Expired memories are never included; soft-deleted ones only when asked (export).
  */
-export function filterConditions(userId: string, q: MemoryFilters, includeDeleted = false): SQL[] {
+export function filterConditions(
+  userId: string,
+  q: MemoryFilters,
+  base: FilterBase = "live",
+): SQL[] {
+  const owner = eq(memories.userId, userId);
   const conds: SQL[] = [
-    includeDeleted
-      ? (and(
-          eq(memories.userId, userId),
-          or(isNull(memories.expiresAt), gt(memories.expiresAt, sql`now()`)),
-        ) as SQL)
-      : liveMemory(userId),
+    base === "live"
+      ? liveMemory(userId)
+      : base === "unexpired"
+        ? (and(owner, or(isNull(memories.expiresAt), gt(memories.expiresAt, sql`now()`))) as SQL)
+        : (and(owner, isNull(memories.deletedAt)) as SQL),
   ];
   if (q.namespace !== undefined) conds.push(eq(memories.namespace, q.namespace));
   if (q.session_id !== undefined) conds.push(eq(memories.sessionId, q.session_id));
@@ -119,26 +130,37 @@ export const listQuery = memoryFilters.extend({
 });
 export type ListQuery = z.output<typeof listQuery>;
 
+/**
+ * How many of the caller's memories match the filters. With no filter but the namespace, from
+ * the kept counts (live-count.ts) instead of counting the rows.
+ */
+async function matching(ctx: DomainContext, q: MemoryFilters, where: SQL | undefined) {
+  const { namespace, ...others } = q;
+  if (Object.values(others).every((v) => v === undefined)) {
+    const { total, foldable } = await liveTotal(ctx.db, ctx.userId, namespace);
+    if (foldable) ctx.afterwards(`counts:${ctx.userId}`, (db) => foldLiveCounts(db, ctx.userId));
+    return total;
+  }
+  const [row] = await ctx.db.select({ n: count() }).from(memories).where(where);
+  return row?.n ?? 0;
+}
+
 export async function listMemories(ctx: DomainContext, q: ListQuery) {
   const where = and(...filterConditions(ctx.userId, q));
   const column = SORTABLE[q.sort ?? "created_at"];
   const direction = q.order === "asc" ? asc : desc;
-  const [rows, [total]] = await Promise.all([
+  const { limit, offset, sort: _sort, order: _order, ...filters } = q;
+  const [rows, total] = await Promise.all([
     ctx.db
       .select(memoryColumns)
       .from(memories)
       .where(where)
       .orderBy(direction(column), direction(memories.id))
-      .limit(q.limit)
-      .offset(q.offset),
-    ctx.db.select({ n: count() }).from(memories).where(where),
+      .limit(limit)
+      .offset(offset),
+    matching(ctx, filters, where),
   ]);
-  return {
-    memories: rows.map((r) => toMemory(r as MemoryRecord)),
-    total: total?.n ?? 0,
-    limit: q.limit,
-    offset: q.offset,
-  };
+  return { memories: rows.map((r) => toMemory(r as MemoryRecord)), total, limit, offset };
 }
 
 export async function getMemory(ctx: DomainContext, id: string) {
@@ -160,11 +182,7 @@ export async function assertLive(ctx: DomainContext, id: string): Promise<void> 
 }
 
 export async function countMemories(ctx: DomainContext, q: MemoryFilters): Promise<number> {
-  const [row] = await ctx.db
-    .select({ n: count() })
-    .from(memories)
-    .where(and(...filterConditions(ctx.userId, q)));
-  return row?.n ?? 0;
+  return matching(ctx, q, and(...filterConditions(ctx.userId, q)));
 }
 
 export async function tagCounts(ctx: DomainContext, namespace?: string) {

@@ -37,9 +37,15 @@ export function nearestStatement(q: NearestQuery): SQL {
     ${q.where ? sql`AND ${q.where}` : sql``}`;
   return sql`
     WITH q AS MATERIALIZED (${q.probes}),
+    -- The size only picks the method (both find every live row), so it counts rows not
+    -- deleted, expired or not, as the indexer does (ann.ts): that is an index-only scan of
+    -- memories_user_namespace_idx that stops at the limit. With the expiry test, Postgres
+    -- built a bitmap of the whole wallet first: 12.5 of a 14.4 ms single-item deduplication
+    -- at 100k memories, 0.45 ms without.
     sizes AS MATERIALIZED (
       SELECT d.ns, (SELECT count(*) FROM (SELECT 1 FROM ${memories}
-        WHERE ${liveMemory(q.userId)} AND ${memories.namespace} = d.ns
+        WHERE ${memories.userId} = ${q.userId} AND ${memories.deletedAt} IS NULL
+          AND ${memories.namespace} = d.ns
         LIMIT ${EXACT_SCAN_MAX + 1}) s) AS n
       FROM (SELECT DISTINCT ns FROM q) d
     ),

@@ -22,6 +22,7 @@ import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import { indexBacklog } from "./ann";
 import { mergeText } from "./dedup-rule";
+import { foldLiveCounts } from "./live-count";
 import { type Draft, embedJoined, existingDraft, merge, type Nearest } from "./merge";
 import { nearestStatement, probesOf } from "./nearest";
 import { type MemoryJson, type MemoryRecord, memoryColumns, toMemory } from "./rows";
@@ -243,6 +244,8 @@ export async function storeMemories(
   // wallet is large enough to be searched through it (ann.ts).
   if (items.some((item) => !item.deduplicated)) {
     ctx.afterwards(`ann:${ctx.userId}`, (db) => indexBacklog(db, ctx.userId));
+    // Each store appends a row of change to memory_counts: fold them when they pile up.
+    ctx.afterwards(`counts:${ctx.userId}`, (db) => foldLiveCounts(db, ctx.userId));
   }
   return { items, tokensUsed: tokens + extraTokens, memories: stored };
 }

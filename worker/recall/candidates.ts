@@ -56,6 +56,13 @@ export interface RecallStatementInput {
   /** The caller, whose HNSW shard the vector candidates come from. */
   userId: string;
   where: SQL;
+  /**
+   * The same filters over rows not deleted, expired or not (filterConditions' `undeleted`):
+   * the scope's size only picks exact or approximate search, and without the expiry test it
+   * is counted from an index alone. With it, a namespace filter made Postgres build a bitmap
+   * of the whole wallet first (14.5 ms at 100k memories, 0.45 ms without).
+   */
+  sizeWhere: SQL;
   query: string;
   /** The query embedding as a pgvector literal. */
   vector: string;
@@ -73,6 +80,7 @@ export interface RecallStatementInput {
 export function recallStatement({
   userId,
   where,
+  sizeWhere,
   query,
   vector: v,
   model,
@@ -138,7 +146,7 @@ export function recallStatement({
       FROM qlex, klex
     ),
     scope AS MATERIALIZED (
-      SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE ${where} LIMIT ${EXACT_SCAN_MAX + 1}) s
+      SELECT count(*) AS n FROM (SELECT 1 FROM memories WHERE ${sizeWhere} LIMIT ${EXACT_SCAN_MAX + 1}) s
     ),
     exact AS (
       SELECT id FROM memories WHERE ${where} AND (SELECT n FROM scope) <= ${EXACT_SCAN_MAX}

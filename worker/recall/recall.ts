@@ -58,6 +58,7 @@ export async function rankMemories(
   const model = ctx.embedder.model;
   const k = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
   const where = and(...filterConditions(ctx.userId, filters)) as SQL;
+  const sizeWhere = and(...filterConditions(ctx.userId, filters, "undeleted")) as SQL;
 
   // Postgres ranks the candidates with the same formula (scoreSql) and returns the best few;
   // they are scored again here, exactly, for the response.
@@ -65,6 +66,7 @@ export async function rankMemories(
   const statement = recallStatement({
     userId: ctx.userId,
     where,
+    sizeWhere,
     query,
     vector: v,
     model,

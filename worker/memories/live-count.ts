@@ -1,0 +1,59 @@
+/**
+ * A wallet's number of live memories (not deleted, not expired), all or one namespace's,
+ * without counting its rows: the sum of memory_counts (kept by triggers, schema/tables.ts)
+ * minus the rows whose expiry has passed (an index of live rows with an expiry). List and
+ * count use it when nothing but the namespace filters them.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { memories, memoryCounts } from "../../schema/tables";
+import type { DbOrTx } from "../db/client";
+
+/** A wallet's memory_counts rows are folded into one per namespace above this many. */
+const FOLD_ABOVE = 32;
+
+export interface LiveTotal {
+  total: number;
+  /** Whether the wallet's change rows should be folded (foldLiveCounts). */
+  foldable: boolean;
+}
+
+export async function liveTotal(
+  db: DbOrTx,
+  userId: string,
+  namespace?: string,
+): Promise<LiveTotal> {
+  const inNamespace = (column: SQL) =>
+    namespace === undefined ? sql`` : sql`AND ${column} = ${namespace}`;
+  const result = await db.execute<{ total: number; pieces: number }>(sql`
+    SELECT
+      coalesce((SELECT sum(${memoryCounts.live}) FROM ${memoryCounts}
+        WHERE ${memoryCounts.userId} = ${userId} ${inNamespace(sql`${memoryCounts.namespace}`)}), 0)::int
+      - (SELECT count(*) FROM ${memories}
+        WHERE ${memories.userId} = ${userId} AND ${memories.deletedAt} IS NULL
+          AND ${memories.expiresAt} IS NOT NULL AND ${memories.expiresAt} <= now()
+          ${inNamespace(sql`${memories.namespace}`)})::int AS total,
+      (SELECT count(*) FROM (SELECT 1 FROM ${memoryCounts} WHERE ${memoryCounts.userId} = ${userId}
+        LIMIT ${FOLD_ABOVE + 1}) s)::int AS pieces`);
+  const row = result.rows[0];
+  return { total: Number(row?.total ?? 0), foldable: Number(row?.pieces ?? 0) > FOLD_ABOVE };
+}
+
+/**
+ * Replaces a wallet's memory_counts rows by one per namespace (none for a namespace at 0),
+ * when it has more than FOLD_ABOVE. One statement: a row appended meanwhile by a concurrent
+ * write is not in its snapshot, so it is neither deleted nor counted, and stays.
+ */
+export async function foldLiveCounts(db: DbOrTx, userId: string): Promise<void> {
+  await db.execute(sql`
+    WITH many AS (
+      SELECT count(*) > ${FOLD_ABOVE} AS yes FROM (SELECT 1 FROM ${memoryCounts}
+        WHERE ${memoryCounts.userId} = ${userId} LIMIT ${FOLD_ABOVE + 1}) s
+    ),
+    gone AS (
+      DELETE FROM ${memoryCounts}
+      WHERE ${memoryCounts.userId} = ${userId} AND (SELECT yes FROM many)
+      RETURNING ${memoryCounts.namespace} AS namespace, ${memoryCounts.live} AS live
+    )
+    INSERT INTO ${memoryCounts} (user_id, namespace, live)
+    SELECT ${userId}::uuid, namespace, sum(live) FROM gone GROUP BY namespace HAVING sum(live) <> 0`);
+}
