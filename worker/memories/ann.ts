@@ -21,6 +21,7 @@
 import { sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 import type { DbOrTx } from "../db/client";
+import { undeletedMemory } from "./rows";
 import { inShard } from "./shard";
 
 /** Scopes of at most this many memories are searched exactly (see the module comment). */
@@ -51,10 +52,10 @@ export const backlogRows = sql`NOT ${memories.ann}`;
 export async function indexBacklog(db: DbOrTx, userId: string): Promise<number> {
   const sizes = await db.execute<{ live: number; backlog: number }>(sql`
     SELECT
-      (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${memories.userId} = ${userId}
-        AND ${memories.deletedAt} IS NULL LIMIT ${EXACT_SCAN_MAX + 1}) s) AS live,
-      (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${memories.userId} = ${userId}
-        AND ${memories.deletedAt} IS NULL AND ${backlogRows} LIMIT ${BACKLOG_MIN}) b) AS backlog`);
+      (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${undeletedMemory(userId)}
+        LIMIT ${EXACT_SCAN_MAX + 1}) s) AS live,
+      (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${undeletedMemory(userId)}
+        AND ${backlogRows} LIMIT ${BACKLOG_MIN}) b) AS backlog`);
   const { live = 0, backlog = 0 } = sizes.rows[0] ?? {};
   if (live <= EXACT_SCAN_MAX || backlog < BACKLOG_MIN) return 0;
   const started = Date.now();
@@ -64,7 +65,7 @@ export async function indexBacklog(db: DbOrTx, userId: string): Promise<number> 
       UPDATE ${memories} SET ann = true
       WHERE ${memories.id} IN (
         SELECT ${memories.id} FROM ${memories}
-        WHERE ${memories.userId} = ${userId} AND ${memories.deletedAt} IS NULL AND ${backlogRows}
+        WHERE ${undeletedMemory(userId)} AND ${backlogRows}
         ORDER BY ${memories.createdAt}
         LIMIT ${INDEX_CHUNK}
         FOR UPDATE SKIP LOCKED)`);

@@ -22,7 +22,7 @@ import { notFound } from "../errors";
 import { inputIssues } from "../lib/validate";
 import * as f from "./fields";
 import { foldLiveCounts, liveTotal } from "./live-count";
-import { liveMemory, type MemoryRecord, memoryColumns, toMemory } from "./rows";
+import { liveMemory, type MemoryRecord, memoryColumns, toMemory, undeletedMemory } from "./rows";
 
 /**
  * `?metadata=` is JSON inside a query string, so the body's checks (middleware/body.ts) apply
@@ -82,7 +82,7 @@ export function filterConditions(
       ? liveMemory(userId)
       : base === "unexpired"
         ? (and(owner, or(isNull(memories.expiresAt), gt(memories.expiresAt, sql`now()`))) as SQL)
-        : (and(owner, isNull(memories.deletedAt)) as SQL),
+        : undeletedMemory(userId),
   ];
   if (q.namespace !== undefined) conds.push(eq(memories.namespace, q.namespace));
   if (q.session_id !== undefined) conds.push(eq(memories.sessionId, q.session_id));

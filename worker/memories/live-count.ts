@@ -7,6 +7,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { memories, memoryCounts } from "../../schema/tables";
 import type { DbOrTx } from "../db/client";
+import { undeletedMemory } from "./rows";
 
 /** A wallet's memory_counts rows are folded into one per namespace above this many. */
 const FOLD_ABOVE = 32;
@@ -29,8 +30,7 @@ export async function liveTotal(
       coalesce((SELECT sum(${memoryCounts.live}) FROM ${memoryCounts}
         WHERE ${memoryCounts.userId} = ${userId} ${inNamespace(sql`${memoryCounts.namespace}`)}), 0)::int
       - (SELECT count(*) FROM ${memories}
-        WHERE ${memories.userId} = ${userId} AND ${memories.deletedAt} IS NULL
-          AND ${memories.expiresAt} IS NOT NULL AND ${memories.expiresAt} <= now()
+        WHERE ${undeletedMemory(userId)} AND ${memories.expiresAt} IS NOT NULL AND ${memories.expiresAt} <= now()
           ${inNamespace(sql`${memories.namespace}`)})::int AS total,
       (SELECT count(*) FROM (SELECT 1 FROM ${memoryCounts} WHERE ${memoryCounts.userId} = ${userId}
         LIMIT ${FOLD_ABOVE + 1}) s)::int AS pieces`);

@@ -12,7 +12,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 import { annRows, backlogRows, EXACT_SCAN_MAX } from "./ann";
-import { liveMemory } from "./rows";
+import { liveMemory, undeletedMemory } from "./rows";
 
 export interface NearestQuery {
   userId: string;
@@ -44,8 +44,7 @@ export function nearestStatement(q: NearestQuery): SQL {
     -- at 100k memories, 0.45 ms without.
     sizes AS MATERIALIZED (
       SELECT d.ns, (SELECT count(*) FROM (SELECT 1 FROM ${memories}
-        WHERE ${memories.userId} = ${q.userId} AND ${memories.deletedAt} IS NULL
-          AND ${memories.namespace} = d.ns
+        WHERE ${undeletedMemory(q.userId)} AND ${memories.namespace} = d.ns
         LIMIT ${EXACT_SCAN_MAX + 1}) s) AS n
       FROM (SELECT DISTINCT ns FROM q) d
     ),

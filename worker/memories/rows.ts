@@ -75,11 +75,18 @@ export interface MemoryRecord {
   accessCount: number;
 }
 
+/**
+ * The caller's memories not soft-deleted, expired or not: what sizes a scope (exact or HNSW
+ * search, the indexer's threshold), since an index answers it alone, without reading rows.
+ */
+export function undeletedMemory(userId: string): SQL {
+  return and(eq(memories.userId, userId), isNull(memories.deletedAt)) as SQL;
+}
+
 /** The caller's memories that exist for every query: not soft-deleted, not expired. */
 export function liveMemory(userId: string): SQL {
   return and(
-    eq(memories.userId, userId),
-    isNull(memories.deletedAt),
+    undeletedMemory(userId),
     or(isNull(memories.expiresAt), gt(memories.expiresAt, sql`now()`)),
   ) as SQL;
 }
