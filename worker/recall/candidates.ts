@@ -38,6 +38,7 @@ export type CandidateRow = {
   namespace: string;
   session_id: string | null;
   agent_id: string | null;
+  immutable: boolean;
 };
 
 /**
@@ -245,7 +246,7 @@ export function recallStatement({
     ),
     top AS (SELECT c.* FROM c ORDER BY ${score} DESC, c.id LIMIT ${take})
     -- Text and metadata only for the returned rows, in the same round trip.
-    SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id,
+    SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id, m.immutable,
       vs.med AS vector_median, vs.best AS vector_best
     FROM top JOIN memories m ON m.id = top.id CROSS JOIN vs`;
 }

@@ -39,6 +39,8 @@ export interface RecalledMemory {
   created_at: string;
   access_count: number;
   pinned: boolean;
+  /** Not in the spec's list; the public SDKs read it (Python defaults it to false). */
+  immutable: boolean;
   relations?: RelationSummary[];
   _signals: Signals;
 }
@@ -120,6 +122,7 @@ export async function rankMemories(
       created_at: new Date(row.created_at).toISOString(),
       access_count: Number(row.access_count),
       pinned: row.pinned,
+      immutable: row.immutable,
       _signals: signals,
     }),
   );

@@ -97,7 +97,7 @@ describe("POST /v1/recall: relations, pinned and immutable memories", () => {
     expect(again.memories[0]._signals.type_decay).toBe(1);
   });
 
-  it("immutable memories are recalled normally", async () => {
+  it("immutable memories are recalled normally, marked immutable", async () => {
     const w = newWallet();
     const locked = await w.storeNew("The founding charter was signed in 1998 in Lisbon", {
       immutable: true,
@@ -109,6 +109,13 @@ describe("POST /v1/recall: relations, pinned and immutable memories", () => {
     expect(ids(body)[0]).toBe(locked);
     expect(sorted(ids(body))).toEqual(sorted([locked, patched]));
     expect(body.memories[0]).toMatchObject({ importance: 0.9, access_count: 0 });
+    // `immutable` beside the spec's fields: the public Python SDK reads a missing one as false,
+    // so it reported every recalled memory as mutable.
+    for (const m of body.memories) expect(m.immutable, m.id).toBe(true);
     expect((await w.memoryAfterAccesses(locked, 1)).access_count).toBe(1);
+    const open = await w.storeNew("The charter museum opens at ten");
+    const mixed = await recall(w, { query: "charter museum opens", limit: 5 });
+    const flags = Object.fromEntries(mixed.memories.map((m: Json) => [m.id, m.immutable]));
+    expect(flags).toEqual({ [locked]: true, [patched]: true, [open]: false });
   });
 });

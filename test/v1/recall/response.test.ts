@@ -58,6 +58,7 @@ describe("POST /v1/recall: response", () => {
       created_at: stored.created_at,
       access_count: 0,
       pinned: true,
+      immutable: false,
       _signals: expect.any(Object),
     });
     expect(Object.keys(m._signals).sort()).toEqual(SIGNAL_KEYS);
@@ -84,6 +85,7 @@ describe("POST /v1/recall: response", () => {
       session_id: null,
       agent_id: null,
       pinned: false,
+      immutable: false,
       access_count: 0,
     });
     expect(body.memories[0].relations).toBeUndefined();

@@ -33,6 +33,7 @@ const RecalledMemory = z.object({
   created_at: Timestamp,
   access_count: z.number().int(),
   pinned: z.boolean(),
+  immutable: z.boolean().openapi({ description: "Beside the spec's fields, for the public SDKs" }),
   relations: z
     .array(
       z.object({
