@@ -9,7 +9,7 @@ import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { notFound } from "../errors";
 import * as f from "./fields";
-import { clientMemoryFields, liveMemory, roundImportance } from "./rows";
+import { clientMemoryFields, liveMemory, shortMemory } from "./rows";
 
 export const coreQuery = z.object({
   namespace: f.scope.optional(),
@@ -31,7 +31,6 @@ export async function listCore(ctx: DomainContext, q: z.output<typeof coreQuery>
         id: memories.id,
         content: memories.content,
         importance: memories.importance,
-        pinned: memories.pinned,
         memory_type: memories.memoryType,
         tags: memories.tags,
         namespace: memories.namespace,
@@ -46,13 +45,7 @@ export async function listCore(ctx: DomainContext, q: z.output<typeof coreQuery>
     ctx.db.select({ n: count() }).from(memories).where(where),
   ]);
   return {
-    memories: rows.map((r) => ({
-      ...r,
-      importance: roundImportance(r.importance),
-      created_at: r.created_at.toISOString(),
-      updated_at: r.updated_at.toISOString(),
-      accessed_at: r.accessed_at.toISOString(),
-    })),
+    memories: rows.map(shortMemory),
     total: total?.n ?? 0,
   };
 }

@@ -43,8 +43,9 @@ export const summaryColumns = {
 
 /**
  * Columns the short memory objects of core list and search carry beyond the spec's, under
- * their response names: the public Python SDK parses those objects as full memories and
- * refuses them without these.
+ * their response names: the public SDKs parse those objects as full memories (the Python
+ * SDK refuses them without the first five, and reads defaults for the others when absent:
+ * `{}` metadata, unpinned, mutable, no session). shortMemory serialises them.
  */
 export const clientMemoryFields = {
   user_id: memories.userId,
@@ -52,7 +53,46 @@ export const clientMemoryFields = {
   updated_at: memories.updatedAt,
   accessed_at: memories.accessedAt,
   access_count: memories.accessCount,
+  metadata: memories.metadata,
+  pinned: memories.pinned,
+  immutable: memories.immutable,
+  session_id: memories.sessionId,
+  agent_id: memories.agentId,
+  expires_at: memories.expiresAt,
 };
+
+/**
+ * A core or search item: the spec's summary fields and the client extras above, dates in
+ * ISO 8601, metadata with its tags as everywhere. `session_id`, `agent_id` and `expires_at`
+ * appear only when set: these extras are not spec fields, the public MCP server's output
+ * schemas refuse a null there, and the SDKs read an absent one as null.
+ */
+export function shortMemory<
+  R extends {
+    importance: number;
+    tags: string[];
+    created_at: Date;
+    updated_at: Date;
+    accessed_at: Date;
+    metadata: Record<string, unknown>;
+    session_id: string | null;
+    agent_id: string | null;
+    expires_at: Date | null;
+  },
+>(row: R) {
+  const { session_id, agent_id, expires_at, ...rest } = row;
+  return {
+    ...rest,
+    importance: roundImportance(row.importance),
+    metadata: withTags(row.metadata, row.tags),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    accessed_at: row.accessed_at.toISOString(),
+    ...(session_id === null ? {} : { session_id }),
+    ...(agent_id === null ? {} : { agent_id }),
+    ...(expires_at === null ? {} : { expires_at: expires_at.toISOString() }),
+  };
+}
 
 export interface MemoryRecord {
   id: string;

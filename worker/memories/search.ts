@@ -7,7 +7,7 @@ import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import * as f from "./fields";
-import { clientMemoryFields, liveMemory, roundImportance, summaryColumns } from "./rows";
+import { clientMemoryFields, liveMemory, shortMemory, summaryColumns } from "./rows";
 import { inShard } from "./shard";
 
 export const searchInput = z.object({
@@ -72,13 +72,7 @@ export async function searchMemories(ctx: DomainContext, input: SearchInput) {
     .limit(input.limit ?? 10);
 
   return {
-    memories: rows.map(({ total: _t, ...r }) => ({
-      ...r,
-      importance: roundImportance(r.importance),
-      created_at: r.created_at.toISOString(),
-      updated_at: r.updated_at.toISOString(),
-      accessed_at: r.accessed_at.toISOString(),
-    })),
+    memories: rows.map(({ total: _t, ...r }) => shortMemory(r)),
     total: rows[0]?.total ?? 0,
     query: input.query,
   };

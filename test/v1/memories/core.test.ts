@@ -129,6 +129,40 @@ describe("GET /v1/memories/core", () => {
     expect(after.total).toBe(2);
   });
 
+  it("items carry metadata, immutable, and session, agent and expiry when set", async () => {
+    // The public Python SDK parses core items as full memories and reads defaults for what is
+    // missing ({} metadata, mutable, no session). Session, agent and expiry are left out when
+    // null: the public MCP server's output schemas refuse null there.
+    const w = newWallet();
+    const expires = new Date(Date.now() + 86_400_000).toISOString();
+    const full = await w.store(uniqueText("full"), {
+      pinned: true,
+      importance: 0.9,
+      metadata: { source: "handbook" },
+      tags: ["ops"],
+      session_id: "sess-2",
+      agent_id: "ops-bot",
+      expires_at: expires,
+      immutable: true,
+    });
+    const plain = await w.store(uniqueText("plain"), { pinned: true, importance: 0.1 });
+    const list = await core(w);
+    expect(ids(list)).toEqual([full, plain]);
+    const [a, b] = list.memories;
+    expect(a).toMatchObject({
+      metadata: { source: "handbook", tags: ["ops"] },
+      pinned: true,
+      immutable: true,
+      session_id: "sess-2",
+      agent_id: "ops-bot",
+      expires_at: expires,
+    });
+    expect(b).toMatchObject({ metadata: {}, pinned: true, immutable: false });
+    for (const key of ["session_id", "agent_id", "expires_at"]) {
+      expect(b, key).not.toHaveProperty(key);
+    }
+  });
+
   it("filters by namespace and agent_id; pages with limit and offset", async () => {
     const w = newWallet();
     const a = await w.store(uniqueText("a"), {

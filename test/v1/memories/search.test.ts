@@ -23,6 +23,12 @@ describe("GET /v1/memories/search (client alias)", () => {
         "updated_at",
         "accessed_at",
         "access_count",
+        "metadata",
+        "pinned",
+        "immutable",
+        // set on this memory (left out when null)
+        "session_id",
+        "agent_id",
       ].sort(),
     );
     expect(first.tags).toEqual(["hobby", "sky"]);

@@ -3,8 +3,8 @@
  * in which order, and how many.
  */
 import { describe, expect, it } from "vitest";
-import { ids, newWallet, sleep } from "../../helpers";
-import { search } from "./fixtures";
+import { ids, type Json, newWallet, sleep } from "../../helpers";
+import { search, searchGet } from "./fixtures";
 
 describe("POST /v1/search", () => {
   it("finds memories by keyword and returns the documented fields", async () => {
@@ -36,6 +36,9 @@ describe("POST /v1/search", () => {
           updated_at: stored.body.updated_at,
           accessed_at: stored.body.accessed_at,
           access_count: 0,
+          metadata: { tags: ["home", "weekly"] },
+          pinned: false,
+          immutable: false,
         },
       ],
       total: 1,
@@ -43,6 +46,42 @@ describe("POST /v1/search", () => {
     });
     expect(typeof stored.body.user_id).toBe("string");
     expect(typeof stored.body.embedding_model).toBe("string");
+  });
+
+  it("items carry metadata, pinned, immutable, and session, agent and expiry when set", async () => {
+    // The public Python SDK parses search items as full memories and reads defaults for what
+    // is missing ({} metadata, unpinned, mutable, no session): it reported every match that
+    // way. Session, agent and expiry are left out when null: the public MCP server's output
+    // schemas refuse null there, and an absent one reads as null in both SDKs.
+    const w = newWallet();
+    const expires = new Date(Date.now() + 86_400_000).toISOString();
+    const full = await w.storeNew("The greenhouse heater switches on below five degrees", {
+      metadata: { source: "manual", room: 2 },
+      tags: ["garden"],
+      session_id: "sess-9",
+      agent_id: "gardener",
+      expires_at: expires,
+      pinned: true,
+      immutable: true,
+    });
+    const plain = await w.storeNew("The greenhouse door sticks in wet weather");
+    const body = await search(w, { query: "greenhouse" });
+    const byId = Object.fromEntries(body.memories.map((m: Json) => [m.id, m]));
+    expect(Object.keys(byId).sort()).toEqual([full, plain].sort());
+    expect(byId[full]).toMatchObject({
+      metadata: { source: "manual", room: 2, tags: ["garden"] },
+      pinned: true,
+      immutable: true,
+      session_id: "sess-9",
+      agent_id: "gardener",
+      expires_at: expires,
+    });
+    expect(byId[plain]).toMatchObject({ metadata: {}, pinned: false, immutable: false });
+    for (const key of ["session_id", "agent_id", "expires_at"]) {
+      expect(byId[plain], key).not.toHaveProperty(key);
+    }
+    // The client alias answers the same items.
+    expect((await searchGet(w, "q=greenhouse")).memories).toEqual(body.memories);
   });
 
   it("matches word forms through stemming", async () => {

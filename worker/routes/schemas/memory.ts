@@ -38,7 +38,8 @@ export const Memory = z
 
 /**
  * The short objects of core list and search: the spec's fields plus the ones the public
- * Python SDK needs to parse them as memories (rows.ts clientMemoryFields).
+ * SDKs read when they parse them as memories (rows.ts clientMemoryFields, shortMemory).
+ * `session_id`, `agent_id` and `expires_at` are present only when set.
  */
 export const ShortMemory = Memory.pick({
   id: true,
@@ -53,4 +54,11 @@ export const ShortMemory = Memory.pick({
   updated_at: true,
   accessed_at: true,
   access_count: true,
+  metadata: true,
+  pinned: true,
+  immutable: true,
+}).extend({
+  session_id: z.string().optional().openapi({ description: "Only when set" }),
+  agent_id: z.string().optional().openapi({ description: "Only when set" }),
+  expires_at: Timestamp.optional().openapi({ description: "Only when set" }),
 });

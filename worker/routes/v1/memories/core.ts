@@ -24,7 +24,7 @@ export const listCoreOp = operation(
     responses: {
       200: json(
         z.object({
-          memories: z.array(ShortMemory.extend({ pinned: z.boolean() })),
+          memories: z.array(ShortMemory),
           total: z.number().int(),
         }),
         "The page and the total",
