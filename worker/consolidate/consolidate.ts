@@ -94,7 +94,12 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
     clusters_found: clusters.length,
     memories_merged: 0,
     memories_created: 0,
+    // Client extras: the CLI reads merged_count, the TypeScript SDK `merged`, `dry_run` and
+    // `tokens_used` (language-model and embedding tokens; a rule-mode merge uses none).
     merged_count: 0,
+    merged: 0,
+    dry_run: input.dry_run === true,
+    tokens_used: 0,
     clusters: clusters.map(
       (c) =>
         ({ memory_ids: c.ids, similarity: c.similarity }) as {
@@ -155,6 +160,7 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
       }
     });
     result.merged_count = result.memories_merged;
+    result.merged = result.memories_merged;
     return result;
   }
 
@@ -174,7 +180,8 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
     const group = pick(cluster.ids);
     const [survivor] = group;
     if (!survivor) continue;
-    const { content } = await provider.synthesize(group.map((m) => m.content));
+    const { content, tokens } = await provider.synthesize(group.map((m) => m.content));
+    result.tokens_used += tokens;
     const text = content.trim().slice(0, f.LIMITS.content);
     if (!text) throw new ApiError("BAD_GATEWAY", "Language model returned an empty synthesis");
     syntheses.push({
@@ -187,7 +194,8 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
       importance: Math.max(...group.map((m) => Number(m.importance))),
     });
   }
-  const { vectors } = await ctx.embedder.embed(syntheses.map((s) => s.content));
+  const { vectors, tokens } = await ctx.embedder.embed(syntheses.map((s) => s.content));
+  result.tokens_used += tokens;
   await ctx.db.transaction(async (tx) => {
     for (const [j, s] of syntheses.entries()) {
       const id = crypto.randomUUID();

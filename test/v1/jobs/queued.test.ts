@@ -82,15 +82,21 @@ describe("async jobs through the queue", () => {
     expect(Object.keys(job.result).sort()).toEqual([
       "clusters",
       "clusters_found",
+      "dry_run",
       "memories_created",
       "memories_merged",
+      "merged",
       "merged_count",
+      "tokens_used",
     ]);
     expect(job.result).toMatchObject({
       clusters_found: 1,
       memories_created: 1,
       memories_merged: 0,
+      merged: 0,
+      dry_run: false,
     });
+    expect(job.result.tokens_used).toBeGreaterThan(0);
     const [cluster] = job.result.clusters;
     expect([...cluster.memory_ids].sort()).toEqual([a, b].sort());
     const created = await w.get(`/v1/memories/${cluster.merged_into}`);

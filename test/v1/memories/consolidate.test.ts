@@ -63,6 +63,9 @@ describe("POST /v1/memories/consolidate", () => {
     expect(result.clusters_found).toBe(2);
     expect(result.memories_merged).toBe(0);
     expect(result.memories_created).toBe(0);
+    // The names the public clients read beside the spec's: the TypeScript SDK's merged,
+    // dry_run and tokens_used, the CLI's merged_count.
+    expect(result).toMatchObject({ merged: 0, merged_count: 0, dry_run: true, tokens_used: 0 });
     const clusters = result.clusters as Array<{
       memory_ids: string[];
       similarity: number;
@@ -121,6 +124,10 @@ describe("POST /v1/memories/consolidate", () => {
       clusters_found: 2,
       memories_merged: 2,
       merged_count: 2,
+      merged: 2,
+      dry_run: false,
+      // rule mode uses no model
+      tokens_used: 0,
       memories_created: 0,
     });
     const into = Object.fromEntries(
@@ -199,7 +206,15 @@ describe("POST /v1/memories/consolidate", () => {
     const w = newWallet();
     const ids = await seed(w, { C: { importance: 0.8, tags: ["billing"] } });
     const result = await consolidate(w, { mode: "llm" });
-    expect(result).toMatchObject({ clusters_found: 2, memories_created: 2, memories_merged: 0 });
+    expect(result).toMatchObject({
+      clusters_found: 2,
+      memories_created: 2,
+      memories_merged: 0,
+      merged: 0,
+      dry_run: false,
+    });
+    // The provider's tokens for two syntheses, and the embedding of the two new memories.
+    expect(result.tokens_used).toBeGreaterThan(0);
     const cluster = (result.clusters as Array<{ memory_ids: string[]; merged_into: string }>).find(
       (c) => c.memory_ids.includes(ids.C as string),
     );

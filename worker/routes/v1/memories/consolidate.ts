@@ -8,7 +8,16 @@ const ConsolidateResult = z.object({
   clusters_found: z.number().int(),
   memories_merged: z.number().int(),
   memories_created: z.number().int(),
-  merged_count: z.number().int(),
+  merged_count: z.number().int().openapi({ description: "= memories_merged (the CLI's name)" }),
+  merged: z
+    .number()
+    .int()
+    .openapi({ description: "= memories_merged (the TypeScript SDK's name)" }),
+  dry_run: z.boolean().openapi({ description: "Whether this was a dry run" }),
+  tokens_used: z
+    .number()
+    .int()
+    .openapi({ description: "Language-model and embedding tokens (llm mode; 0 in rule mode)" }),
   clusters: z.array(
     z.object({
       memory_ids: z.array(Uuid),
