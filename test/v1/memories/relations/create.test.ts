@@ -29,9 +29,12 @@ describe("POST /v1/memories/:id/relations", () => {
       metadata: { reason: "evidence", weight: 2, nested: { ok: true } },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    // The spec's relation fields, and `created: true` for the public TypeScript SDK (its
+    // CreateRelationResponse is {id, created}).
     expect(Object.keys(res.body).sort()).toEqual(
-      ["created_at", "id", "metadata", "relation_type", "source_id", "target_id"].sort(),
+      ["created", "created_at", "id", "metadata", "relation_type", "source_id", "target_id"].sort(),
     );
+    expect(res.body.created).toBe(true);
     expect(res.body.id).toMatch(UUID);
     expect(res.body.source_id).toBe(a);
     expect(res.body.target_id).toBe(b);

@@ -27,13 +27,22 @@ export const createRelationOp = operation(
       body: { content: { "application/json": { schema: createRelationInput } } },
     },
     responses: {
-      201: json(Relation, "The new relation"),
+      201: json(
+        Relation.extend({
+          created: z
+            .literal(true)
+            .openapi({ description: "Beside the relation's fields, for the TypeScript SDK" }),
+        }),
+        "The new relation",
+      ),
       404: ERRORS[404],
       409: { ...ERRORS[409], description: "This relation already exists" },
     },
   },
-  async (c) =>
-    c.json(await createRelation(domain(c), c.req.valid("param").id, c.req.valid("json")), 201),
+  async (c) => {
+    const relation = await createRelation(domain(c), c.req.valid("param").id, c.req.valid("json"));
+    return c.json({ ...relation, created: true as const }, 201);
+  },
 );
 
 export const listRelationsOp = operation(
