@@ -34,6 +34,7 @@ describe("POST /v1/migrate", () => {
       // Client extras: each section's memory in file order, and the embedding tokens.
       memory_ids: [expect.any(String), expect.any(String), expect.any(String)],
       tokens_used: expect.any(Number),
+      dry_run: false,
     });
     expect(res.body.tokens_used).toBeGreaterThan(0);
     const inOrder = await Promise.all(
@@ -79,6 +80,39 @@ describe("POST /v1/migrate", () => {
     // The sections are reported by the memories that already hold them; nothing was embedded.
     expect(again.body.memory_ids).toEqual(first.body.memory_ids);
     expect(again.body.tokens_used).toBe(0);
+  });
+
+  it("dry_run: true counts what would be imported and stores nothing (200)", async () => {
+    // The public MCP server's memoclaw_migrate sends dry_run for its preview; the service
+    // used to ignore it and import the files.
+    const w = newWallet();
+    const stored = await w.post("/v1/migrate", {
+      files: [{ ...NOTES, content: NOTES.content.split("## Editor")[0] }],
+    });
+    expect(stored.status).toBe(201);
+    expect(stored.body.memories_created).toBe(2);
+    const preview = await w.post("/v1/migrate", { files: [NOTES], dry_run: true });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body).toEqual({
+      files_processed: 1,
+      // the Editor section is new; the other two are stored already
+      memories_created: 1,
+      memories_deduplicated: 2,
+      duplicates_skipped: 2,
+      memory_ids: stored.body.memory_ids,
+      tokens_used: 0,
+      dry_run: true,
+    });
+    expect(await listAll(w)).toHaveLength(2);
+    // The same request without dry_run imports what the preview announced.
+    const real = await w.post("/v1/migrate", { files: [NOTES], dry_run: false });
+    expect(real.status).toBe(201);
+    expect(real.body).toMatchObject({
+      memories_created: 1,
+      memories_deduplicated: 2,
+      dry_run: false,
+    });
+    expect(await listAll(w)).toHaveLength(3);
   });
 
   it("deduplicates identical sections within one request", async () => {

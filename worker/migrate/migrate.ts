@@ -4,6 +4,8 @@
  * and namespace already has — or that an earlier section of the same request has — is
  * counted as deduplicated and not stored, so importing the same files again creates nothing.
  * A file that cannot be imported is reported in `errors`; the others still import.
+ * `dry_run: true` (not in the spec; the public MCP server's preview) counts the same way and
+ * stores nothing: `memories_created` is what would be created.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -32,6 +34,8 @@ export const migrateInput = z.object({
   namespace: f.namespace.optional(),
   session_id: f.scope.optional(),
   agent_id: f.scope.optional(),
+  /** Count what would be imported, store nothing (the public MCP server's preview). */
+  dry_run: z.boolean().optional(),
 });
 
 export const fileInput = z.object({
@@ -96,9 +100,11 @@ export async function migrateFiles(ctx: DomainContext, input: z.output<typeof mi
   const memoryOf = await storedIds(ctx, ctx.db, namespace, pending);
   const fresh = pending.filter((p) => !memoryOf.has(p.hash));
   deduplicated += pending.length - fresh.length;
-  let created = 0;
+  const dryRun = input.dry_run === true;
+  // A dry run reports the sections it would store as created, and embeds nothing.
+  let created = dryRun ? fresh.length : 0;
   let tokensUsed = 0;
-  if (fresh.length > 0) {
+  if (fresh.length > 0 && !dryRun) {
     const { vectors, tokens } = await ctx.embedder.embed(fresh.map((p) => p.content));
     tokensUsed = tokens;
     created = await ctx.db.transaction(async (tx) => {
@@ -140,9 +146,11 @@ export async function migrateFiles(ctx: DomainContext, input: z.output<typeof mi
     memories_deduplicated: deduplicated,
     duplicates_skipped: deduplicated,
     // Client extras (the public SDKs read them): the memory of each distinct section,
-    // created or already stored, in file and section order; and the embedding tokens.
+    // created or already stored (in a dry run, already stored only), in file and section
+    // order; and the embedding tokens.
     memory_ids: pending.flatMap((p) => memoryOf.get(p.hash) ?? []),
     tokens_used: tokensUsed,
+    dry_run: dryRun,
     ...(errors.length > 0 ? { errors } : {}),
   };
 }

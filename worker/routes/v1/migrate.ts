@@ -10,6 +10,20 @@ const body = migrateInput.extend({
   files: migrateInput.shape.files.openapi({ items: { $ref: "#/components/schemas/MigrateFile" } }),
 });
 
+const MigrateResult = z.object({
+  files_processed: z.number().int(),
+  memories_created: z.number().int(),
+  memories_deduplicated: z.number().int(),
+  duplicates_skipped: z
+    .number()
+    .int()
+    .openapi({ description: "= memories_deduplicated (the public clients' name)" }),
+  errors: z.array(z.object({ filename: z.string(), error: z.string() })).optional(),
+  memory_ids: z.array(Uuid),
+  tokens_used: z.number().int(),
+  dry_run: z.boolean(),
+});
+
 export const migrateOp = operation(
   {
     method: "post",
@@ -21,22 +35,12 @@ export const migrateOp = operation(
     price: "language_model",
     request: { body: { content: { "application/json": { schema: body } } } },
     responses: {
-      201: json(
-        z.object({
-          files_processed: z.number().int(),
-          memories_created: z.number().int(),
-          memories_deduplicated: z.number().int(),
-          duplicates_skipped: z
-            .number()
-            .int()
-            .openapi({ description: "= memories_deduplicated (the public clients' name)" }),
-          errors: z.array(z.object({ filename: z.string(), error: z.string() })).optional(),
-          memory_ids: z.array(Uuid),
-          tokens_used: z.number().int(),
-        }),
-        "What was imported; `errors` only when some files failed",
-      ),
+      201: json(MigrateResult, "What was imported; `errors` only when some files failed"),
+      200: json(MigrateResult, "`dry_run: true`: what would be imported; nothing is stored"),
     },
   },
-  async (c) => c.json(await migrateFiles(domain(c), c.req.valid("json")), 201),
+  async (c) => {
+    const result = await migrateFiles(domain(c), c.req.valid("json"));
+    return result.dry_run ? c.json(result, 200) : c.json(result, 201);
+  },
 );
