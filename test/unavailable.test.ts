@@ -83,6 +83,9 @@ describe("isDatabaseUnavailable", () => {
       pgError("55P03"), // lock_not_available (the embedded database's queue)
       pgError("ECONNREFUSED"),
       new Error("query failed", { cause: new Error("Connection terminated unexpectedly") }),
+      // The driver rejects with its WebSocket's event when the connection drops mid-query.
+      new Error("Failed query", { cause: new Event("error") }),
+      new Error("Failed query", { cause: new Event("close") }),
     ]) {
       expect({ message: err.message, unavailable: isDatabaseUnavailable(err) }).toEqual({
         message: err.message,
@@ -96,6 +99,7 @@ describe("isDatabaseUnavailable", () => {
       pgError("23505", "duplicate key value"),
       pgError("22P02", "invalid input syntax"),
       new TypeError("x is undefined"),
+      new Error("Failed query", { cause: new Event("message") }),
       "a string",
       undefined,
     ]) {

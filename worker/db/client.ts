@@ -14,6 +14,23 @@ export type DbOrTx = Db | Tx;
  * The settings are module-level in the driver, so they are applied once per isolate.
  */
 let configuredProxy: string | undefined;
+
+/**
+ * The driver batches a connection's writes and sends them from a timer (coalesceWrites). When
+ * the connection closed in between, WebSocket.send threw from that timer, an uncaught
+ * exception outside any request. The query that wrote already fails with the close, so a
+ * send on a closing or closed socket is dropped instead.
+ */
+function guardedWebSocket(): typeof WebSocket | undefined {
+  if (typeof WebSocket === "undefined") return undefined;
+  return class GuardedWebSocket extends WebSocket {
+    override send(data: Parameters<WebSocket["send"]>[0]): void {
+      if (this.readyState === WebSocket.CLOSING || this.readyState === WebSocket.CLOSED) return;
+      super.send(data);
+    }
+  };
+}
+neonConfig.webSocketConstructor ??= guardedWebSocket();
 function useLocalProxy(proxy: string): void {
   if (configuredProxy === proxy) return;
   neonConfig.wsProxy = (host, port) => `${proxy}/v2?address=${host}:${port}`;
@@ -35,8 +52,13 @@ export interface DbHandle {
  * gives the client a prompt 503 (db/unavailable.ts) instead of a request that hangs until
  * the runtime cancels it. Healthy queries take milliseconds; the largest (a 100-item batch
  * with deduplication, an export page) well under a second.
+ * The connect timeout is a timer of the isolate, which also runs every other request's
+ * JavaScript: with 5 s, 100 requests at once on two busy cores timed out connections the
+ * server had already accepted (its answer was waiting behind the other requests' work) and
+ * answered 503 with the database healthy. A database that is down refuses at once; 10 s
+ * still bounds one that hangs, and covers a Neon compute waking from suspension.
  */
-export const CONNECT_TIMEOUT_MS = 5_000;
+export const CONNECT_TIMEOUT_MS = 10_000;
 export const QUERY_TIMEOUT_MS = 15_000;
 /** pool.end() waits for a socket "end" event that a dead connection never sends. */
 const CLOSE_TIMEOUT_MS = 2_000;

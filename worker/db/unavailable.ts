@@ -11,7 +11,22 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (unavailableCode(current) || UNAVAILABLE_MESSAGE.test(current.message)) return true;
     current = current.cause;
   }
-  return false;
+  return isSocketEvent(current);
+}
+
+/**
+ * A DOM event where an error should be: the driver passes on its WebSocket's "error" or
+ * "close" event as the failure when the connection drops mid-query (drizzle then wraps it as
+ * the cause of "Failed query"). It was answered 500 under load, with the database healthy.
+ */
+function isSocketEvent(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !(value instanceof Error) &&
+    "type" in value &&
+    (value.type === "error" || value.type === "close")
+  );
 }
 
 /** Seconds a client should wait before retrying. */
