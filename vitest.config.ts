@@ -23,6 +23,9 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 DATABASE_URL: inject("databaseUrl"),
+                // The Worker reaches the local Postgres over Workers TCP sockets, as npm run dev
+                // does; test/transport.test.ts runs it over the WebSocket proxy too.
+                DATABASE_TRANSPORT: inject("wsProxy") ? "tcp" : "",
                 NEON_WS_PROXY: inject("wsProxy") ?? "",
                 JWT_SECRET: "test-secret-test-secret-test-secret-0123456789",
                 AUTH_MESSAGE_PREFIX: "service-auth",

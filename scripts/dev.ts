@@ -43,6 +43,7 @@ async function main() {
   const db = await startLocalDatabase({
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir,
+    transport: process.env.DATABASE_TRANSPORT,
     pgPort: Number(process.env.PGLITE_PORT ?? 0),
     log,
   });
@@ -52,9 +53,8 @@ async function main() {
   log(`database ready in ${((Date.now() - started) / 1000).toFixed(1)} s; starting wrangler dev`);
 
   const vars: Record<string, string> = {
-    DATABASE_URL: db.url,
+    ...db.workerVars,
     JWT_SECRET: devJwtSecret(),
-    ...(db.wsProxy ? { NEON_WS_PROXY: db.wsProxy } : {}),
     ...embedder.vars,
   };
   // Every variable the Worker reads (worker/env.ts) can be set from the shell; the database

@@ -6,10 +6,11 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { connectDb, type Db } from "../worker/db/client";
+import { workerTransport } from "../worker/db/tcp-socket";
 import type { Wallet } from "./helpers";
 
 export async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const handle = connectDb(env.DATABASE_URL, env.NEON_WS_PROXY || undefined);
+  const handle = connectDb(env.DATABASE_URL, workerTransport(env));
   try {
     return await work(handle.db);
   } finally {

@@ -2,8 +2,11 @@
 // as Cloudflare.Env; vitest.config.ts supplies them (METER comes from wrangler.toml).
 declare namespace Cloudflare {
   interface Env {
-    /** The suite's Postgres, for what the API cannot do (test/db.ts); "" for no WebSocket proxy. */
+    /** The suite's Postgres, for what the API cannot do (test/db.ts). */
     DATABASE_URL: string;
+    /** "tcp" (the suite's Worker reaches its Postgres over Workers TCP sockets). */
+    DATABASE_TRANSPORT: string;
+    /** The local WebSocket proxy (host:port), for tests of the `websocket` transport. */
     NEON_WS_PROXY: string;
     FAKE_OPENAI_URL: string;
     /** JSON of the local chain (scripts/local-chain.ts LocalChain without stop). */

@@ -5,7 +5,13 @@ import type { Meter } from "./meter/meter-object";
 /** Bindings and variables of the Worker (wrangler.toml [vars], secrets, bindings). */
 export interface Env {
   DATABASE_URL?: string;
-  /** host:port of a WebSocket-to-TCP proxy; set only for a local Postgres (npm run dev, tests). */
+  /**
+   * How the Worker reaches DATABASE_URL: `websocket` (unset; Neon's endpoint, or a local
+   * WebSocket proxy named by NEON_WS_PROXY) or `tcp` (Workers TCP sockets, straight to a
+   * Postgres that takes plain connections: local servers, PgBouncer, Hyperdrive).
+   */
+  DATABASE_TRANSPORT?: string;
+  /** host:port of a WebSocket-to-TCP proxy, for the `websocket` transport to a local Postgres. */
   NEON_WS_PROXY?: string;
   JWT_SECRET?: string;
   AUTH_MESSAGE_PREFIX?: string;
@@ -48,6 +54,7 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const configSchema = z.object({
   DATABASE_URL: z.string().min(1, "DATABASE_URL is not set"),
+  DATABASE_TRANSPORT: z.enum(["websocket", "tcp"]).optional(),
   NEON_WS_PROXY: z.string().min(1).optional(),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be set to at least 32 characters"),
   AUTH_MESSAGE_PREFIX: z.string().min(1).default("service-auth"),

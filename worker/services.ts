@@ -1,5 +1,6 @@
 import type { Services } from "./context";
 import { connectDb, type Db, type DbHandle } from "./db/client";
+import { workerTransport } from "./db/tcp-socket";
 import { createEmbedder } from "./embed";
 import type { Embedder } from "./embed/embedder";
 import { type Env, parseConfig } from "./env";
@@ -36,7 +37,7 @@ export function openServices(env: Env): OpenServices {
   const services: Services = {
     config,
     get db() {
-      handle ??= connectDb(config.DATABASE_URL, config.NEON_WS_PROXY);
+      handle ??= connectDb(config.DATABASE_URL, workerTransport(config));
       return handle.db;
     },
     get embedder() {

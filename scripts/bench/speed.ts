@@ -75,7 +75,10 @@ export interface SpeedResults {
 
 export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedOutcome> {
   // No query timeout: building the HNSW indexes over a million rows takes minutes.
-  const { db, close } = connectDb(stack.database.url, stack.database.wsProxy, 0);
+  const { db, close } = connectDb(stack.database.url, {
+    wsProxy: stack.database.wsProxy,
+    queryTimeoutMs: 0,
+  });
   const embedder = opts.embedding.embedder;
   const sizes: OurSize[] = [];
   let results: SpeedResults | undefined;

@@ -38,13 +38,12 @@ export async function startStack(
     port,
     quiet: true,
     vars: {
-      DATABASE_URL: database.url,
+      ...database.workerVars,
       JWT_SECRET: "bench-secret-bench-secret-bench-secret-00",
       // The bench sends far more than 100 requests a minute per wallet; limits are measured
       // by the tests, not here. (The Meter Durable Object call is therefore not in these
       // figures: about one local RPC per request.)
       METERING: "off",
-      ...(database.wsProxy ? { NEON_WS_PROXY: database.wsProxy } : {}),
       ...vars,
     },
   });

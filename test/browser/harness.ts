@@ -28,8 +28,7 @@ export async function startStack(): Promise<Stack> {
     port,
     quiet: true,
     vars: {
-      DATABASE_URL: database.url,
-      ...(database.wsProxy ? { NEON_WS_PROXY: database.wsProxy } : {}),
+      ...database.workerVars,
       JWT_SECRET: "browser-test-secret-browser-test-secret-0123",
       // The lexical embedder: the console shows whatever signals the service computes, and
       // the tests need no model process.

@@ -1,45 +1,12 @@
-import { neonConfig, Pool } from "@neondatabase/serverless";
+import { Pool } from "@neondatabase/serverless";
 import { drizzle, type NeonDatabase } from "drizzle-orm/neon-serverless";
 import * as schema from "../../schema/tables";
+import { clientFor, type Transport } from "./transport";
 
 export type Db = NeonDatabase<typeof schema>;
 /** A transaction handle; domain functions accept either a Db or a Tx. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type DbOrTx = Db | Tx;
-
-/**
- * Points the Neon driver at a local WebSocket-to-TCP proxy (see scripts/ws-proxy.ts) instead
- * of Neon's own endpoint. Neon in production needs none of this; a plain Postgres (embedded
- * PGlite or a real server) does, because the driver only speaks Postgres over WebSocket.
- * The settings are module-level in the driver, so they are applied once per isolate.
- */
-let configuredProxy: string | undefined;
-
-/**
- * The driver batches a connection's writes and sends them from a timer (coalesceWrites). When
- * the connection closed in between, WebSocket.send threw from that timer, an uncaught
- * exception outside any request. The query that wrote already fails with the close, so a
- * send on a closing or closed socket is dropped instead.
- */
-function guardedWebSocket(): typeof WebSocket | undefined {
-  if (typeof WebSocket === "undefined") return undefined;
-  return class GuardedWebSocket extends WebSocket {
-    override send(data: Parameters<WebSocket["send"]>[0]): void {
-      if (this.readyState === WebSocket.CLOSING || this.readyState === WebSocket.CLOSED) return;
-      super.send(data);
-    }
-  };
-}
-neonConfig.webSocketConstructor ??= guardedWebSocket();
-function useLocalProxy(proxy: string): void {
-  if (configuredProxy === proxy) return;
-  neonConfig.wsProxy = (host, port) => `${proxy}/v2?address=${host}:${port}`;
-  neonConfig.useSecureWebSocket = false;
-  neonConfig.pipelineTLS = false;
-  // With pipelining on, a plain Postgres answers "invalid frontend message type 112".
-  neonConfig.pipelineConnect = false;
-  configuredProxy = proxy;
-}
 
 export interface DbHandle {
   db: Db;
@@ -63,19 +30,21 @@ export const QUERY_TIMEOUT_MS = 15_000;
 /** pool.end() waits for a socket "end" event that a dead connection never sends. */
 const CLOSE_TIMEOUT_MS = 2_000;
 
-export function connectDb(
-  databaseUrl: string,
-  wsProxy?: string,
+export interface ConnectOptions extends Transport {
   /** 0 for none: maintenance scripts (an index build) may run for minutes. */
-  queryTimeoutMs = QUERY_TIMEOUT_MS,
-): DbHandle {
-  if (wsProxy) useLocalProxy(wsProxy);
+  queryTimeoutMs?: number;
+}
+
+export function connectDb(databaseUrl: string, options: ConnectOptions = {}): DbHandle {
+  const { queryTimeoutMs = QUERY_TIMEOUT_MS, ...transport } = options;
   const pool = new Pool({
     connectionString: databaseUrl,
     max: 4,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     ...(queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs } : {}),
   });
+  // The driver's Pool sets its Client class in its constructor; pg-pool reads it per connection.
+  (pool as unknown as { Client: unknown }).Client = clientFor(transport);
   // A dropped connection must not crash the isolate; the query that used it already failed.
   // The pool's own listener covers idle clients only: a client checked out for a
   // transaction that loses its connection between two queries emits "error" on itself, and

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { connectDb } from "../../../worker/db/client";
+import { workerTransport } from "../../../worker/db/tcp-socket";
 import {
   expectError,
   expectStatus,
@@ -43,8 +44,7 @@ const RULE_FIELDS = {
 };
 
 async function relationsFrom(sourceId: string) {
-  const e = env as unknown as { DATABASE_URL: string; NEON_WS_PROXY?: string };
-  const { db, close } = connectDb(e.DATABASE_URL, e.NEON_WS_PROXY || undefined);
+  const { db, close } = connectDb(env.DATABASE_URL, workerTransport(env));
   try {
     const r = await db.execute<{ target_id: string; relation_type: string }>(
       sql`SELECT target_id, relation_type FROM relations WHERE source_id = ${sourceId} ORDER BY target_id`,

@@ -1,0 +1,54 @@
+/**
+ * The two ways the Worker reaches Postgres (Env.DATABASE_TRANSPORT): the suite's Worker uses
+ * Workers TCP sockets (`tcp`, as npm run dev does); production reaches Neon over its
+ * WebSocket endpoint (`websocket`), which here goes through the local WebSocket proxy. The
+ * same calls, with a transaction, overlapping requests and a refused connection, over both.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { Env } from "../worker/env";
+import { newWallet, uniqueText } from "./helpers";
+import { workerWith } from "./worker-with";
+
+const transports: Array<[string, Env]> = [
+  ["tcp", { ...env, DATABASE_TRANSPORT: "tcp" }],
+  ["websocket", { ...env, DATABASE_TRANSPORT: "websocket" }],
+];
+
+describe.each(transports)("the %s transport", (name, bindings) => {
+  it("stores in a transaction, lists, recalls, patches and deletes", async () => {
+    const w = newWallet(workerWith(bindings));
+    const text = uniqueText(`over ${name}`);
+    const stored = await w.post("/v1/store", { content: text, tags: [name] });
+    expect(stored.status).toBe(201);
+    const id = stored.body.id as string;
+    const list = await w.getOk(`/v1/memories?tags=${name}`);
+    expect(list.memories.map((m: { id: string }) => m.id)).toEqual([id]);
+    const recalled = await w.post("/v1/recall", { query: text });
+    expect(recalled.body.memories[0].id).toBe(id);
+    expect((await w.patch(`/v1/memories/${id}`, { importance: 0.9 })).status).toBe(200);
+    expect((await w.del(`/v1/memories/${id}`)).status).toBe(200);
+    expect((await w.get(`/v1/memories/${id}`)).status).toBe(404);
+  });
+
+  it("serves overlapping requests, each on connections of its own", async () => {
+    const w = newWallet(workerWith(bindings));
+    const ids = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => w.store(uniqueText(`${name} ${i}`))),
+    );
+    const counts = await Promise.all(
+      Array.from({ length: 6 }, () => w.getOk("/v1/memories/count")),
+    );
+    expect(new Set(ids).size).toBe(12);
+    for (const c of counts) expect(c.count).toBe(12);
+  });
+
+  it("answers 503 with Retry-After when nothing listens at the database's address", async () => {
+    const down: Env = { ...bindings, DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:9/x" };
+    const w = newWallet(workerWith(down));
+    const res = await w.get("/v1/memories");
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe("SERVICE_UNAVAILABLE");
+    expect(res.headers.get("retry-after")).toBe("5");
+  });
+});
