@@ -45,7 +45,7 @@ export const annRows = (userId: string) => sql`${memories.ann} AND ${inShard(use
 export const backlogRows = sql`NOT ${memories.ann}`;
 
 /**
- * Puts the wallet's un-indexed live memories into its HNSW shard, oldest first, if the
+ * Puts the wallet's un-indexed live memories into its HNSW shard, if the
  * wallet is large enough to be searched through it. Safe to run concurrently: each chunk
  * skips rows another run has locked. Returns how many rows it indexed.
  */
@@ -61,12 +61,15 @@ export async function indexBacklog(db: DbOrTx, userId: string): Promise<number> 
   const started = Date.now();
   let total = 0;
   for (;;) {
+    // In no particular order: ordered by created_at, Postgres walked the wallet's live rows
+    // oldest first (memories_user_live_idx) past every indexed one to reach the backlog, the
+    // newest rows: 95 ms a chunk at 10k memories, growing with the wallet. Unordered, it reads
+    // the backlog's own partial index (memories_ann_backlog_idx): 0.5 ms.
     const flipped = await db.execute(sql`
       UPDATE ${memories} SET ann = true
       WHERE ${memories.id} IN (
         SELECT ${memories.id} FROM ${memories}
         WHERE ${undeletedMemory(userId)} AND ${backlogRows}
-        ORDER BY ${memories.createdAt}
         LIMIT ${INDEX_CHUNK}
         FOR UPDATE SKIP LOCKED)`);
     const n = flipped.rowCount ?? 0;
