@@ -16,13 +16,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { Client, neonConfig } from "@neondatabase/serverless";
+import type { Client } from "@neondatabase/serverless";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import ws from "ws";
 import { startStack } from "./bench/stack";
 import { summary } from "./bench/stats";
 import { freePort } from "./free-port";
-import { startWsProxy } from "./ws-proxy";
+import { proxiedClient, startWsProxy, type WsProxy } from "./ws-proxy";
 
 const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
 /** The connect timeout (5 s, worker/db/client.ts) and a margin: nothing may hang longer. */
@@ -40,8 +39,8 @@ interface Server {
   port: string;
 }
 
-async function describeServer(url: string): Promise<Server> {
-  const client = new Client(url);
+async function describeServer(url: string, proxy: WsProxy): Promise<Server> {
+  const client = proxiedClient(url, proxy);
   await client.connect();
   try {
     const dir = await client.query("SHOW data_directory");
@@ -82,12 +81,7 @@ async function main() {
   if (!serverUrl)
     throw new Error("DATABASE_URL must name the PostgreSQL server of scripts/ci-postgres.sh");
   const proxy = await startWsProxy(0);
-  neonConfig.webSocketConstructor = ws;
-  neonConfig.wsProxy = (h, p) => `127.0.0.1:${proxy.port}/v2?address=${h}:${p}`;
-  neonConfig.useSecureWebSocket = false;
-  neonConfig.pipelineTLS = false;
-  neonConfig.pipelineConnect = false;
-  const server = await describeServer(serverUrl);
+  const server = await describeServer(serverUrl, proxy);
   log(`PostgreSQL on port ${server.port}, data in ${server.dataDir}`);
   const stack = await startStack(Number(process.env.PORT ?? (await freePort())), { serverUrl });
   const outcomes: Outcome[] = [];
@@ -185,7 +179,7 @@ async function main() {
 
     phase = "exhausted";
     for (;;) {
-      const client = new Client(stack.database.url);
+      const client = proxiedClient(stack.database.url, proxy);
       try {
         await client.connect();
         held.push(client);
@@ -207,7 +201,7 @@ async function main() {
 
   const problems = outcomes.filter((o) => o.problem).map((o) => `${o.phase}: ${o.problem}`);
   // Every acknowledged write is there; every batch is all or nothing.
-  const check = new Client(stack.database.url);
+  const check = proxiedClient(stack.database.url, proxy);
   await check.connect();
   try {
     const found = await check.query(

@@ -4,7 +4,9 @@
  * Each WebSocket names its target as `?address=host:port`; only loopback targets are allowed.
  */
 import { connect } from "node:net";
-import { WebSocketServer } from "ws";
+import { type Client, neonConfig } from "@neondatabase/serverless";
+import ws, { WebSocketServer } from "ws";
+import { clientFor } from "../worker/db/transport";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
@@ -65,4 +67,15 @@ function endsWithTerminate(chunk: Buffer): boolean {
     chunk.length >= TERMINATE.length &&
     chunk.subarray(chunk.length - TERMINATE.length).equals(TERMINATE)
   );
+}
+
+/**
+ * A Neon driver client (in Node) whose connection goes through `proxy`. The route is the
+ * client's own (db/transport.ts), not the driver's module-level config, which other scripts
+ * of the same process point elsewhere.
+ */
+export function proxiedClient(url: string, proxy: WsProxy): Client {
+  neonConfig.webSocketConstructor ??= ws;
+  const Routed = clientFor({ wsProxy: `127.0.0.1:${proxy.port}` });
+  return new Routed(url);
 }

@@ -1,4 +1,7 @@
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createApp } from "../worker/app";
 import {
   type ApiResponse,
   expectError,
@@ -258,5 +261,35 @@ describe("error bodies", () => {
       expect(res.headers.get("content-type"), `response ${i}`).toMatch(/^application\/json/);
     }
     expect(responses[4]?.status).toBe(404);
+  });
+});
+
+describe("values thrown that are not errors", () => {
+  // Hono hands only Error instances to onError; the database driver rejects with its socket's
+  // "error" Event when a connection drops while it is being opened (a database stopped
+  // mid-request), and that reached the runtime as an uncaught exception: an HTML 500 page.
+  const appThrowing = (value: unknown) => {
+    const app = createApp();
+    app.get("/thrown", () => {
+      throw value;
+    });
+    return (path: string) => {
+      const ctx = createExecutionContext();
+      return app.fetch(new Request(`http://memory.test${path}`), env, ctx);
+    };
+  };
+
+  it.each([
+    ["a socket's error Event", new Event("error"), 503, "SERVICE_UNAVAILABLE"],
+    ["a socket's close Event", new Event("close"), 503, "SERVICE_UNAVAILABLE"],
+    ["a string", "boom", 500, "INTERNAL_ERROR"],
+    ["a plain object", { reason: "x" }, 500, "INTERNAL_ERROR"],
+  ])("%s gets the JSON error body", async (_name, value, status, code) => {
+    const res = await appThrowing(value)("/thrown");
+    expect(res.status).toBe(status);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    const body = (await res.json()) as { error: { code: string; request_id: string } };
+    expect(body.error.code).toBe(code);
+    expect(typeof body.error.request_id).toBe("string");
   });
 });

@@ -46,9 +46,15 @@ describe.each(transports)("the %s transport", (name, bindings) => {
   it("answers 503 with Retry-After when nothing listens at the database's address", async () => {
     const down: Env = { ...bindings, DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:9/x" };
     const w = newWallet(workerWith(down));
-    const res = await w.get("/v1/memories");
-    expect(res.status).toBe(503);
-    expect(res.body.error.code).toBe("SERVICE_UNAVAILABLE");
-    expect(res.headers.get("retry-after")).toBe("5");
+    // A query, and a transaction (whose connection is taken from the pool by itself).
+    for (const res of [
+      await w.get("/v1/memories"),
+      await w.post("/v1/store", { content: uniqueText() }),
+      await w.post("/v1/store/batch", { memories: [{ content: uniqueText() }] }),
+    ]) {
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe("SERVICE_UNAVAILABLE");
+      expect(res.headers.get("retry-after")).toBe("5");
+    }
   });
 });

@@ -36,6 +36,17 @@ export function createApp(): OpenAPIHono<AppEnv> {
     c.header("x-request-id", requestId);
     c.header("server-timing", timings.header());
   });
+  // Hono hands only Error instances to onError and rethrows anything else, which the runtime
+  // answers with its own 500 page. The database driver rejects with its socket's "error"
+  // Event when a connection drops while it is being opened (a database stopped mid-request):
+  // wrapped, it reaches onError, which answers 503 like any lost connection.
+  app.use(async (_c, next) => {
+    try {
+      await next();
+    } catch (err) {
+      throw err instanceof Error ? err : new Error("A non-Error value was thrown", { cause: err });
+    }
+  });
   // Services first (lazy: no connection is opened here) and the declared operation of the
   // request (routes/index.ts), then who is calling and whether they are over their rate
   // limit, before the body is even read: a refused request costs one Durable Object call,

@@ -34,7 +34,7 @@ interface Answer {
   body: any;
 }
 
-async function loadOn(
+export async function loadOn(
   baseUrl: string,
   database: string,
   opts: ConcurrencyOptions,

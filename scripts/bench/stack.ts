@@ -36,7 +36,7 @@ export async function startStack(
   });
   const service = startWrangler({
     port,
-    quiet: true,
+    quiet: !process.env.BENCH_VERBOSE,
     vars: {
       ...database.workerVars,
       JWT_SECRET: "bench-secret-bench-secret-bench-secret-00",
@@ -86,16 +86,9 @@ async function dropScratch(url: string, scratchUrl: string): Promise<void> {
 }
 
 async function withAdmin(url: string, statement: string): Promise<void> {
-  const { Client, neonConfig } = await import("@neondatabase/serverless");
-  const ws = (await import("ws")).default;
-  const { startWsProxy } = await import("../ws-proxy");
-  neonConfig.webSocketConstructor = ws;
+  const { proxiedClient, startWsProxy } = await import("../ws-proxy");
   const proxy = await startWsProxy(0);
-  neonConfig.wsProxy = (h, p) => `127.0.0.1:${proxy.port}/v2?address=${h}:${p}`;
-  neonConfig.useSecureWebSocket = false;
-  neonConfig.pipelineTLS = false;
-  neonConfig.pipelineConnect = false;
-  const client = new Client(url);
+  const client = proxiedClient(url, proxy);
   try {
     await client.connect();
     await client.query(statement);

@@ -72,7 +72,10 @@ export class TcpSocketAsWebSocket extends EventTarget {
   close(): void {
     if (this.readyState === CLOSING || this.readyState === CLOSED) return;
     this.readyState = CLOSING;
-    if (!this.socket) return this.closed();
+    if (!this.socket) {
+      this.closed();
+      return;
+    }
     this.socket.close().then(
       () => this.closed(),
       () => this.closed(),
