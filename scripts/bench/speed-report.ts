@@ -5,8 +5,8 @@
  */
 
 import { fmt, pctCell, type Table } from "./report";
-import type { SpeedOptions, SpeedResults } from "./speed";
 import type { Mem0SizeRun } from "./speed-mem0";
+import type { SpeedOptions, SpeedResults } from "./speed-types";
 
 const k = (n: number) => (n >= 1000 ? `${n / 1000}k` : `${n}`);
 

@@ -17,61 +17,19 @@
 import { sql } from "drizzle-orm";
 import { connectDb } from "../../worker/db/client";
 import { BACKLOG_MIN, EXACT_SCAN_MAX } from "../../worker/memories/ann";
-import { type Agreement, annAgreement, recallPlan } from "./ann-quality";
-import type { EmbedServer } from "./embed-server";
-import type { BenchEmbedding } from "./embedding";
+import { annAgreement, recallPlan } from "./ann-quality";
 import { newWallet, type Wallet } from "./http-client";
-import { log, machine, type Table } from "./report";
+import { log, machine } from "./report";
 import { buildAnnIndexes, dropAnnIndexes, seedOthers, seedWallet } from "./seed";
-import { type Mem0SizeRun, type RecallRun, type SizeRun, seedMem0, sideBySide } from "./speed-mem0";
+import { type Mem0SizeRun, seedMem0, sideBySide } from "./speed-mem0";
 import { speedTables } from "./speed-report";
+import type { OurSize, SpeedOptions, SpeedOutcome, SpeedResults } from "./speed-types";
 import type { Stack } from "./stack";
-import { type LatencySummary, summary, timingMeans } from "./stats";
+import { summary, timingMeans } from "./stats";
 import { prng, queryFor, type SyntheticQuery, sentence, TYPES, word } from "./synthetic";
 
 const WARM_UP_QUERIES = 20;
 const RECALL_LIMIT = 5;
-
-export interface SpeedOptions {
-  sizes: number[];
-  queries: number;
-  otherRows: number;
-  otherLargeRows: number;
-  apiSeedMax: number;
-  mem0MaxSize: number;
-  useMem0: boolean;
-  embed?: EmbedServer;
-  /** The run's embedder: the Worker's, so directly seeded rows carry the same model. */
-  embedding: BenchEmbedding;
-}
-
-export interface SpeedOutcome {
-  tables: Table[];
-  json: Record<string, unknown>;
-}
-
-interface OurSize extends SizeRun {
-  wallet: Wallet;
-  queries: SyntheticQuery[];
-  recall?: RecallRun & { service_p95: number; embed_mean: number };
-  agreement?: Agreement;
-  plan?: string[];
-}
-
-/** Everything the report prints; also the JSON written to bench-results/. */
-export interface SpeedResults {
-  store: LatencySummary & { per_second: number };
-  sizes: OurSize[];
-  /** Index building: the bulk build, and how long the indexer took to catch up after seeding. */
-  index: { build_seconds: number; catch_up_seconds: Record<number, number> };
-  largest?: {
-    size: number;
-    store: LatencySummary;
-    batch_per_second: number;
-    search: LatencySummary;
-    list: LatencySummary;
-  };
-}
 
 export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedOutcome> {
   // No query timeout: building the HNSW indexes over a million rows takes minutes.
