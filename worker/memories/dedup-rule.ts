@@ -14,8 +14,8 @@
  *    is important to me", 0.956), so a merge keeps both texts unless one contains the other
  *    or they differ only in stop words, case and punctuation.
  *
- * Measured on LoCoMo with bge (README, "Behaviour the spec leaves open"): 89 of 2,760 turns
- * merged and each lost its text before; rule 1 leaves 1 merge, and 2 keeps its text.
+ * Measured on LoCoMo with bge (docs/memories.md, "Behaviour the spec leaves open"): 89 of 2,760
+ * turns merged and each lost its text before; rule 1 leaves 1 merge, and 2 keeps its text.
  */
 import { STOP_WORDS, stemWord } from "../embed/local";
 import { LIMITS } from "./fields";

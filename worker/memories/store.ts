@@ -1,7 +1,7 @@
 /**
  * Storing memories, with deduplication: a new memory whose embedding has cosine similarity
  * ≥ 0.95 with a live memory of the same wallet and namespace is merged into that memory
- * instead of creating a record. What a merge does (documented in the README):
+ * instead of creating a record. What a merge does (documented in docs/memories.md):
  *   content     never loses either text (dedup-rule.ts): texts that differ in a number, date,
  *               name or negation do not merge at all; otherwise the existing text when it
  *               contains the new one, the new one when it contains the existing one, else

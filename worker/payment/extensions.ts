@@ -4,7 +4,7 @@
  *
  * - `bazaar`: how to call the resource (bazaar.ts), enriched for this request.
  * - `payment-identifier`: the client may put an idempotency id in its payment (not
- *   required); a retry with the same id gets the first answer and pays once (README).
+ *   required); a retry with the same id gets the first answer and pays once (docs/payments.md).
  * - `sign-in-with-x`: a CAIP-122 challenge (domain, uri, nonce, issuedAt, expirationTime,
  *   the payment network as the supported chain) the client may sign and send as the
  *   SIGN-IN-WITH-X header to identify its wallet, as x-wallet-auth does (auth/siwx.ts).

@@ -88,7 +88,7 @@ export const paymentIdConflict = (id: string) =>
     reason: "identifier_reused",
   });
 
-/** A duplicate racing the first request: refused rather than waited for (README). */
+/** A duplicate racing the first request: refused rather than waited for (docs/payments.md). */
 export const paymentIdInProgress = (id: string) =>
   new ApiError(
     "CONFLICT",

@@ -1,6 +1,6 @@
 /**
  * The recall score, exactly as the spec's rules 1-6, with the choices the spec leaves open
- * written down here and in the README:
+ * written down here and in docs/recall.md:
  *
  *   hybrid          = 0.55·vector + 0.25·keyword + 0.20·recency                    (rule 1)
  *   score           = hybrid · context_importance · access_boost · type_decay     (rule 2)

@@ -27,7 +27,7 @@ export const healthOp = operation(
   },
   async (c) => {
     const services = c.get("services");
-    // Which embedder and model this deployment stores vectors with (README "Embeddings");
+    // Which embedder and model this deployment stores vectors with (docs/embeddings.md);
     // building it contacts nothing, so a misconfigured one shows as a null model here.
     let model: string | null = null;
     try {

@@ -17,7 +17,7 @@ export interface ContextAnswer {
   tokens: number;
 }
 
-/** The signals in the order the README's scoring table explains them. */
+/** The signals in the order the scoring table of docs/recall.md explains them. */
 const SIGNAL_ORDER = [
   "vector",
   "keyword",
