@@ -47,7 +47,10 @@ export default defineConfig({
         test: {
           name: "worker",
           // Files are run two at a time: they wait on the database and on each other's module
-          // imports as much as they compute (16 files: 141 s with one, 114 s with two).
+          // imports as much as they compute (16 files: 141 s with one, 114 s with two, 106 s
+          // with three on 2 cores). Two, not one per core: the embedded database runs one
+          // client's statements at a time, so more files at once only queue there, and the
+          // concurrency tests' own load is meant to be the heaviest the database sees.
           maxWorkers: 2,
           // Dependencies pre-bundled into one module each: every test file imports the Worker
           // afresh in its own isolate, and viem, zod, x402 and the MCP SDK are thousands of
