@@ -24,7 +24,11 @@ import { freePort } from "./free-port";
 import { proxiedClient, startWsProxy, type WsProxy } from "./ws-proxy";
 
 const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
-/** The connect timeout (5 s, worker/db/client.ts) and a margin: nothing may hang longer. */
+/**
+ * No request may take longer. Below the Worker's connect timeout (10 s, worker/db/client.ts) on
+ * purpose: in every fault here the server refuses or drops connections at once, so a request
+ * that comes near that timeout is a stall, which is what this run exists to catch.
+ */
 const MAX_REQUEST_MS = 7_000;
 const WRITERS = 6;
 const BATCH = 5;
