@@ -54,6 +54,8 @@ export const users = pgTable("users", {
   ...timestamps,
 });
 
+// Migration 0009 sets toast_tuple_target = 4080 on memories (drizzle has no table option for
+// it): rows stay whole up to ~4 KB, so recall reads `search` without a trip to TOAST.
 export const memories = pgTable(
   "memories",
   {

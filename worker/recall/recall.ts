@@ -1,6 +1,7 @@
 /**
- * Recall: embeds the query, runs the candidate statement (candidates.ts), scores the rows it
- * returns exactly (scoring.ts) and shapes the response. When at most EXACT_SCAN_MAX memories pass the filters, every one of them is scored
+ * Recall: embeds the query and counts the memories passing the filters, runs the candidate
+ * statement (candidates.ts), scores the rows it returns exactly (scoring.ts) and shapes the
+ * response. When at most EXACT_SCAN_MAX memories pass the filters, every one of them is scored
  * (scoring.ts), so the ranking is exactly a brute-force ranking. Above that, candidates come
  * from the HNSW index (nearest vectors) and the full-text index (memories sharing two query
  * lexemes), each filtered in SQL before its LIMIT so filters never cause short pages. (No
@@ -17,10 +18,12 @@ import { roundImportance, withTags } from "../memories/rows";
 import {
   CANDIDATES_PER_RESULT,
   type CandidateRow,
+  isExactScope,
   MAX_CANDIDATES,
   MIN_CANDIDATES,
   recallStatement,
   SCORE_SLACK,
+  scopeSizeStatement,
 } from "./candidates";
 import { type RelationSummary, relationsOf } from "./relation-summaries";
 import { type RecallInput, recallFilters } from "./request";
@@ -53,14 +56,20 @@ export async function rankMemories(
   limit: number,
   minSimilarity = 0,
 ): Promise<{ memories: RecalledMemory[]; queryTokens: number }> {
+  const where = and(...filterConditions(ctx.userId, filters)) as SQL;
+  const sizeWhere = and(...filterConditions(ctx.userId, filters, "undeleted")) as SQL;
+  // The scope's size picks the statement (candidates.ts); it is counted while the query is
+  // embedded, which it does not need.
   const embed = () => ctx.embedder.embed([query]);
-  const { vectors, tokens } = await (ctx.timings?.measure("embed", embed) ?? embed());
+  const count = () => ctx.db.execute<{ n: number }>(scopeSizeStatement(sizeWhere));
+  const [{ vectors, tokens }, size] = await Promise.all([
+    ctx.timings?.measure("embed", embed) ?? embed(),
+    ctx.timings?.measure("scope", count) ?? count(),
+  ]);
   const vector = vectors[0] ?? [];
   const v = `[${vector.join(",")}]`;
   const model = ctx.embedder.model;
   const k = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
-  const where = and(...filterConditions(ctx.userId, filters)) as SQL;
-  const sizeWhere = and(...filterConditions(ctx.userId, filters, "undeleted")) as SQL;
 
   // Postgres ranks the candidates with the same formula (scoreSql) and returns the best few;
   // they are scored again here, exactly, for the response.
@@ -68,7 +77,7 @@ export async function rankMemories(
   const statement = recallStatement({
     userId: ctx.userId,
     where,
-    sizeWhere,
+    exact: isExactScope(Number(size.rows[0]?.n ?? 0)),
     query,
     vector: v,
     model,
