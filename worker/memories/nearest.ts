@@ -12,7 +12,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 import { annRows, backlogRows, EXACT_SCAN_MAX } from "./ann";
-import { liveMemory, undeletedMemory } from "./rows";
+import { isLive, liveMemory, undeletedMemory } from "./rows";
 
 export interface NearestQuery {
   userId: string;
@@ -41,8 +41,7 @@ export function nearestStatement(q: NearestQuery): SQL {
   // statistics were stale (an estimate of ~1,000 rows at 5,000) it read the wallet through
   // memories_user_namespace_idx and sorted it, once per probe: 15 ms a probe instead of 1.5,
   // 1.2-2.3 s for a batch of 100 into a wallet of 5,000-10,000.
-  const annScope = sql`(${memories.userId} = ${q.userId}) IS TRUE AND ${memories.deletedAt} IS NULL
-    AND (${memories.expiresAt} IS NULL OR ${memories.expiresAt} > now()) ${more}`;
+  const annScope = sql`(${memories.userId} = ${q.userId}) IS TRUE AND ${isLive(memories)} ${more}`;
   return sql`
     WITH q AS MATERIALIZED (${q.probes}),
     -- The size only picks the method (both find every live row), so it counts rows not
