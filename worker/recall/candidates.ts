@@ -8,7 +8,8 @@
  * Two statements, not one that chooses inside: one statement held both paths behind one-time
  * filters, and Postgres planned both on every call. At 1,000 memories it planned for 7.8 ms
  * and ran for 21; the exact statement alone plans in 2.8 and runs in 16. recall.ts counts the
- * scope while the query is being embedded, so the count costs no time of its own.
+ * scope while the query is being embedded: with a real embedder the count's round trip (and
+ * the connection it opens) overlaps that call; with the instant lexical one it does not.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { annRows, backlogRows, EXACT_SCAN_MAX } from "../memories/ann";
