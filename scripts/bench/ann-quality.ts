@@ -94,7 +94,7 @@ export async function recallPlan(
   );
   const lines = plan.rows.map((r) => r["QUERY PLAN"]);
   return lines.filter((line) =>
-    /CTE (vec_ann|vec_backlog|kw)|Index Scan using memories_embedding|Index Scan using memories_ann_backlog|Bitmap Index Scan|One-Time Filter|Execution Time/.test(
+    /CTE (vec_ann|vec_backlog|kw)|Index Scan using memories_embedding|Index Scan using memories_ann_backlog|Bitmap Index Scan|Execution Time/.test(
       line,
     ),
   );

@@ -18,7 +18,7 @@
  * wallets above EXACT_SCAN_MAX and once BACKLOG_MIN rows are waiting: most wallets never pay
  * for an index they would not use, and a large one pays in chunks.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 import type { DbOrTx } from "../db/client";
 import { undeletedMemory } from "./rows";
@@ -26,6 +26,18 @@ import { inShard } from "./shard";
 
 /** Scopes of at most this many memories are searched exactly (see the module comment). */
 export const EXACT_SCAN_MAX = 2000;
+
+/**
+ * How many memories match `where`, counted only up to EXACT_SCAN_MAX + 1 (a scalar
+ * subquery): all that choosing between exact and approximate search needs, and with an
+ * owner test and no expiry test, an index-only scan that stops at the limit.
+ */
+export const scopeSize = (where: SQL) =>
+  sql`(SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${where}
+    LIMIT ${EXACT_SCAN_MAX + 1}) s)`;
+
+/** Whether a scope of this size (scopeSize) is searched exactly. */
+export const isExactScope = (size: number) => size <= EXACT_SCAN_MAX;
 
 /** Rows flipped into the index per statement: each takes ~1 ms of HNSW insertion. */
 const INDEX_CHUNK = 100;
@@ -52,12 +64,11 @@ export const backlogRows = sql`NOT ${memories.ann}`;
 export async function indexBacklog(db: DbOrTx, userId: string): Promise<number> {
   const sizes = await db.execute<{ live: number; backlog: number }>(sql`
     SELECT
-      (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${undeletedMemory(userId)}
-        LIMIT ${EXACT_SCAN_MAX + 1}) s) AS live,
+      ${scopeSize(undeletedMemory(userId))} AS live,
       (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${undeletedMemory(userId)}
         AND ${backlogRows} LIMIT ${BACKLOG_MIN}) b) AS backlog`);
   const { live = 0, backlog = 0 } = sizes.rows[0] ?? {};
-  if (live <= EXACT_SCAN_MAX || backlog < BACKLOG_MIN) return 0;
+  if (isExactScope(live) || backlog < BACKLOG_MIN) return 0;
   const started = Date.now();
   let total = 0;
   for (;;) {

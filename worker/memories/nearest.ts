@@ -11,7 +11,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
-import { annRows, backlogRows, EXACT_SCAN_MAX } from "./ann";
+import { annRows, backlogRows, EXACT_SCAN_MAX, scopeSize } from "./ann";
 import { isLive, liveMemory, undeletedMemory } from "./rows";
 
 export interface NearestQuery {
@@ -50,9 +50,7 @@ export function nearestStatement(q: NearestQuery): SQL {
     -- built a bitmap of the whole wallet first: 12.5 of a 14.4 ms single-item deduplication
     -- at 100k memories, 0.45 ms without.
     sizes AS MATERIALIZED (
-      SELECT d.ns, (SELECT count(*) FROM (SELECT 1 FROM ${memories}
-        WHERE ${undeletedMemory(q.userId)} AND ${memories.namespace} = d.ns
-        LIMIT ${EXACT_SCAN_MAX + 1}) s) AS n
+      SELECT d.ns, ${scopeSize(sql`${undeletedMemory(q.userId)} AND ${memories.namespace} = d.ns`)} AS n
       FROM (SELECT DISTINCT ns FROM q) d
     ),
     -- Rows compared exactly: all of a small scope, the backlog of a large one. The size test

@@ -1,5 +1,5 @@
 /**
- * Recall's SQL: how many memories pass the filters (scopeSizeStatement), then one statement of
+ * Recall's SQL: how many memories pass the filters (ann.ts's scopeSize), then one statement of
  * two kinds. At most EXACT_SCAN_MAX of them: every one is scored (exact). Above it: the
  * nearest vectors and the full-text matches are the candidates (approximate). Either way
  * Postgres scores them with scoreSql and returns the best few with their text (recall.ts
@@ -12,7 +12,7 @@
  * the connection it opens) overlaps that call; with the instant lexical one it does not.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { annRows, backlogRows, EXACT_SCAN_MAX } from "../memories/ann";
+import { annRows, backlogRows } from "../memories/ann";
 import { inShard } from "../memories/shard";
 import { scoreSql } from "./scoring";
 
@@ -61,25 +61,13 @@ const KEYWORD_PAIR_LEXEMES = 12;
 /** Rows ranked beyond the requested limit, so the exact re-sort in scoreMemory has slack. */
 export const SCORE_SLACK = 10;
 
-/**
- * The scope's size, counted up to EXACT_SCAN_MAX + 1: all that choosing the path needs. It
- * counts rows not deleted, expired or not (see RecallStatementInput.sizeWhere), from an index.
- */
-export function scopeSizeStatement(sizeWhere: SQL): SQL {
-  return sql`SELECT count(*)::int AS n
-    FROM (SELECT 1 FROM memories WHERE ${sizeWhere} LIMIT ${EXACT_SCAN_MAX + 1}) s`;
-}
-
-/** Whether a scope of this size is scored whole. */
-export const isExactScope = (size: number) => size <= EXACT_SCAN_MAX;
-
 export interface RecallStatementInput {
   /** The caller, whose HNSW shard the vector candidates come from. */
   userId: string;
   where: SQL;
   /**
-   * Score every memory passing `where` (a scope of at most EXACT_SCAN_MAX, by
-   * scopeSizeStatement over filterConditions' `undeleted` rows: the size only picks the path,
+   * Score every memory passing `where` (a scope of at most EXACT_SCAN_MAX, by ann.ts's
+   * scopeSize over filterConditions' `undeleted` rows: the size only picks the path,
    * and without the expiry test it is counted from an index alone; with it, a namespace
    * filter made Postgres build a bitmap of the whole wallet first, 14.5 ms at 100k memories
    * against 0.45), or only the approximate candidates.

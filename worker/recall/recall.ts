@@ -11,19 +11,18 @@
  * the candidates with scoreSql and returns the best few; scoreMemory recomputes them for the
  * response.
  */
-import { and, type SQL } from "drizzle-orm";
+import { and, type SQL, sql } from "drizzle-orm";
 import type { DomainContext } from "../context";
+import { isExactScope, scopeSize } from "../memories/ann";
 import { filterConditions, type MemoryFilters } from "../memories/list";
 import { roundImportance, withTags } from "../memories/rows";
 import {
   CANDIDATES_PER_RESULT,
   type CandidateRow,
-  isExactScope,
   MAX_CANDIDATES,
   MIN_CANDIDATES,
   recallStatement,
   SCORE_SLACK,
-  scopeSizeStatement,
 } from "./candidates";
 import { type RelationSummary, relationsOf } from "./relation-summaries";
 import { type RecallInput, recallFilters } from "./request";
@@ -61,7 +60,7 @@ export async function rankMemories(
   // The scope's size picks the statement (candidates.ts); it is counted while the query is
   // embedded, which it does not need.
   const embed = () => ctx.embedder.embed([query]);
-  const count = () => ctx.db.execute<{ n: number }>(scopeSizeStatement(sizeWhere));
+  const count = () => ctx.db.execute<{ n: number }>(sql`SELECT ${scopeSize(sizeWhere)} AS n`);
   const [{ vectors, tokens }, size] = await Promise.all([
     ctx.timings?.measure("embed", embed) ?? embed(),
     ctx.timings?.measure("scope", count) ?? count(),
