@@ -11,6 +11,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
+import { vectorLiteral } from "../lib/vector-literal";
 import { annRows, backlogRows, EXACT_SCAN_MAX, scopeSize } from "./ann";
 import { isLive, liveMemory, undeletedMemory } from "./rows";
 
@@ -105,5 +106,5 @@ export function probesOf(namespaces: string[], vectors: number[][]): SQL {
     SELECT i, ns, v::vector AS v
     FROM unnest(${sql.param(namespaces.map((_, i) => i))}::int[],
                 ${sql.param(namespaces)}::text[],
-                ${sql.param(vectors.map((v) => `[${v.join(",")}]`))}::text[]) AS u(i, ns, v)`;
+                ${sql.param(vectors.map(vectorLiteral))}::text[]) AS u(i, ns, v)`;
 }

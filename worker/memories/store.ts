@@ -22,6 +22,7 @@ import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import { indexBacklog } from "./ann";
 import { mergeText } from "./dedup-rule";
+import { insertRows } from "./insert";
 import { foldLiveCounts } from "./live-count";
 import { type Draft, embedJoined, existingDraft, merge, type Nearest } from "./merge";
 import { nearestStatement, probesOf } from "./nearest";
@@ -176,30 +177,29 @@ export async function storeMemories(
     const written: MemoryRecord[] = [];
     const returning = options.withMemories ? memoryColumns : { id: memories.id };
     if (created.length > 0) {
-      const inserted = await tx
-        .insert(memories)
-        .values(
-          created.map((d) => ({
-            id: d.id,
-            userId: ctx.userId,
-            namespace: d.namespace,
-            content: d.content,
-            metadata: d.metadata,
-            tags: d.tags,
-            importance: d.importance,
-            memoryType: d.input?.memoryType ?? "general",
-            sessionId: d.input?.sessionId ?? null,
-            agentId: d.input?.agentId ?? null,
-            pinned: d.pinned,
-            immutable: d.immutable,
-            expiresAt: d.expiresAt,
-            embedding: d.vector,
-            embeddingModel: model,
-            contentHash: d.hash,
-          })),
-        )
-        .returning(returning);
-      written.push(...(inserted as MemoryRecord[]));
+      const inserted = await insertRows(
+        tx,
+        ctx.userId,
+        model,
+        created.map((d) => ({
+          id: d.id,
+          namespace: d.namespace,
+          content: d.content,
+          metadata: d.metadata,
+          tags: d.tags,
+          importance: d.importance,
+          memoryType: d.input?.memoryType ?? "general",
+          sessionId: d.input?.sessionId ?? null,
+          agentId: d.input?.agentId ?? null,
+          pinned: d.pinned,
+          immutable: d.immutable,
+          expiresAt: d.expiresAt,
+          vector: d.vector,
+          hash: d.hash,
+        })),
+        returning,
+      );
+      written.push(...(inserted as unknown as MemoryRecord[]));
     }
     for (const d of drafts.values()) {
       if (d.isNew || !d.dirty) continue;

@@ -13,6 +13,7 @@
  */
 import { and, type SQL, sql } from "drizzle-orm";
 import type { DomainContext } from "../context";
+import { vectorLiteral } from "../lib/vector-literal";
 import { isExactScope, scopeSize } from "../memories/ann";
 import { filterConditions, type MemoryFilters } from "../memories/list";
 import { roundImportance, withTags } from "../memories/rows";
@@ -66,7 +67,7 @@ export async function rankMemories(
     ctx.timings?.measure("scope", count) ?? count(),
   ]);
   const vector = vectors[0] ?? [];
-  const v = `[${vector.join(",")}]`;
+  const v = vectorLiteral(vector);
   const model = ctx.embedder.model;
   const k = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
 

@@ -147,6 +147,53 @@ describe("POST /v1/store/batch", () => {
     expect(await w.memoryCount()).toBe(2);
   });
 
+  it("keeps every field of every item exactly, whatever characters its strings hold", async () => {
+    const w = newWallet();
+    // The rows go to Postgres as one array per column (worker/memories/insert.ts): quotes,
+    // backslashes, braces, commas, NULL-like words and non-ASCII text must survive that.
+    const expiresAt = new Date(Date.now() + 86_400_000 + 123).toISOString();
+    const items = [
+      {
+        content: uniqueText(`quote " backslash \\ braces {a,b} comma, newline\nend NULL`),
+        tags: ['he said "hi"', "back\\slash", "{x,y}", "a,b", "NULL", "ünïcödé 🚀"],
+        metadata: { nested: { list: [1, "two", null] }, quote: '"', empty: "" },
+        importance: 0.33,
+        session_id: "NULL",
+        agent_id: "agent, with comma",
+        expires_at: expiresAt,
+        immutable: true,
+      },
+      { content: uniqueText("plain, no extras"), tags: [] },
+      { content: uniqueText("emoji 🚀 and ünïcödé"), namespace: "{ns}", pinned: true },
+    ];
+    const res = await w.post("/v1/store/batch", { memories: items });
+    expect(res.status).toBe(201);
+    const got = await Promise.all(
+      (res.body.ids as string[]).map(async (id) => (await w.get(`/v1/memories/${id}`)).body),
+    );
+    expect(got[0]).toMatchObject({
+      content: items[0]?.content,
+      tags: items[0]?.tags,
+      metadata: items[0]?.metadata,
+      importance: 0.33,
+      session_id: "NULL",
+      agent_id: "agent, with comma",
+      immutable: true,
+      pinned: false,
+    });
+    expect(new Date(got[0]?.expires_at).toISOString()).toBe(expiresAt);
+    expect(got[1]).toMatchObject({
+      content: items[1]?.content,
+      tags: [],
+      metadata: {},
+      session_id: null,
+      agent_id: null,
+      expires_at: null,
+    });
+    expect(got[2]).toMatchObject({ content: items[2]?.content, namespace: "{ns}", pinned: true });
+    expect(res.body.memories).toEqual(got);
+  });
+
   it("stores nothing when one item is invalid", async () => {
     const w = newWallet();
     await w.store(uniqueText("existing"));
