@@ -10,23 +10,24 @@ import type { SelectedFieldsFlat } from "drizzle-orm/pg-core";
 import { memories } from "../../schema/tables";
 import type { DbOrTx } from "../db/client";
 import { vectorLiteral } from "../lib/vector-literal";
+import type { MemoryRecord } from "./rows";
 
-export interface NewRow {
-  id: string;
-  namespace: string;
-  content: string;
-  metadata: Record<string, unknown>;
-  tags: string[];
-  importance: number;
-  memoryType: string;
-  sessionId: string | null;
-  agentId: string | null;
-  pinned: boolean;
-  immutable: boolean;
-  expiresAt: Date | null;
-  vector: number[];
-  hash: string;
-}
+/** A new memory's fields (as stored), its vector and its content's hash. */
+export type NewRow = Pick<
+  MemoryRecord,
+  | "id"
+  | "namespace"
+  | "content"
+  | "metadata"
+  | "tags"
+  | "importance"
+  | "memoryType"
+  | "sessionId"
+  | "agentId"
+  | "pinned"
+  | "immutable"
+  | "expiresAt"
+> & { vector: number[]; hash: string };
 
 type Insertable = keyof typeof memories.$inferInsert;
 
