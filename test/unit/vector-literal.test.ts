@@ -20,7 +20,19 @@ describe("vectorLiteral", () => {
     const values = [
       ...Array.from({ length: 20_000 }, () => (random() - 0.5) * 0.2),
       ...Array.from({ length: 20_000 }, () => (random() - 0.5) * 10 ** (random() * 50 - 44)),
-      0, -0, 1, -1, 0.1, 1e-8, 1e-38, 1e-45, 123_456.789, 999_999_999, 1e8, 1e9, 1e12,
+      0,
+      -0,
+      1,
+      -1,
+      0.1,
+      1e-8,
+      1e-38,
+      1e-45,
+      123_456.789,
+      999_999_999,
+      1e8,
+      1e9,
+      1e12,
       ...Array.from({ length: 40 }, (_, i) => 10 ** (i - 30)),
     ];
     const literal = vectorLiteral(values);
