@@ -8,6 +8,10 @@
  *   namespace, and only pairs at the threshold come back. (One ORDER BY … LIMIT per probe
  *   read the scope once per probe: 100 probes into 1,000 memories took ~190 ms, this ~15.)
  * - Larger scopes also get one probe per vector into the wallet's HNSW shard.
+ * - With `sameText`, a memory whose text is the probe's (its content hash) comes first, and
+ *   is looked up by hash as well: the HNSW probe is approximate, and in a wallet of 10,000
+ *   it missed 1-2 of 100 exact repeats of stored texts at deduplication's ef_search 20
+ *   (docs/benchmarks.md), which stored them twice.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
@@ -19,8 +23,13 @@ export interface NearestQuery {
   userId: string;
   /** Only vectors of this model are compared. */
   model: string;
-  /** A relation with columns `i` (the probe's number), `ns` (namespace) and `v` (vector). */
+  /**
+   * A relation with columns `i` (the probe's number), `ns` (namespace) and `v` (vector), and
+   * `h` (the probe text's content hash) with `sameText`.
+   */
   probes: SQL;
+  /** Memories holding the probe's own text (by `h`) come first, and are always found. */
+  sameText?: boolean;
   /** At most this many neighbours per probe, most similar first… */
   k: number;
   /** …each at this cosine similarity or more. */
@@ -57,22 +66,40 @@ export function nearestStatement(q: NearestQuery): SQL {
     -- Rows compared exactly: all of a small scope, the backlog of a large one. The size test
     -- is a one-time filter of each lateral scan, so a skipped branch reads nothing.
     exact_rows AS MATERIALIZED (
-      SELECT d.ns, r.id, r.embedding FROM sizes d
+      SELECT d.ns, r.id, r.embedding, r.hash FROM sizes d
       CROSS JOIN LATERAL (
-        SELECT ${memories.id} AS id, ${memories.embedding} AS embedding FROM ${memories}
+        SELECT ${memories.id} AS id, ${memories.embedding} AS embedding,
+          ${memories.contentHash} AS hash
+        FROM ${memories}
         WHERE ${scope} AND ${memories.namespace} = d.ns AND d.n <= ${EXACT_SCAN_MAX}
         UNION ALL
-        SELECT ${memories.id}, ${memories.embedding} FROM ${memories}
+        SELECT ${memories.id}, ${memories.embedding}, ${memories.contentHash} FROM ${memories}
         WHERE ${scope} AND ${memories.namespace} = d.ns AND d.n > ${EXACT_SCAN_MAX}
           AND ${backlogRows}
       ) r
     ),
     pairs AS (
-      SELECT q.i, e.id, 1 - (e.embedding <=> q.v) AS similarity
+      SELECT q.i, e.id, 1 - (e.embedding <=> q.v) AS similarity, ${q.sameText ? sql`coalesce(e.hash = q.h, false)` : sql`false`} AS same
       FROM q JOIN exact_rows e ON e.ns = q.ns
       WHERE (e.embedding <=> q.v) <= ${maxDistance}
       UNION ALL
-      SELECT q.i, a.id, a.similarity FROM q JOIN sizes d ON d.ns = q.ns
+      ${
+        q.sameText
+          ? sql`-- The indexed memories holding the probe's text, by the (user_id, namespace,
+      -- content_hash) btree.
+      SELECT q.i, h.id, 1 - (h.embedding <=> q.v), true
+      FROM q JOIN sizes d ON d.ns = q.ns
+      CROSS JOIN LATERAL (
+        SELECT ${memories.id} AS id, ${memories.embedding} AS embedding FROM ${memories}
+        WHERE ${scope} AND ${memories.namespace} = q.ns AND ${memories.contentHash} = q.h
+          AND d.n > ${EXACT_SCAN_MAX} AND ${memories.ann}
+        LIMIT ${q.k}
+      ) h
+      WHERE (h.embedding <=> q.v) <= ${maxDistance}
+      UNION ALL`
+          : sql``
+      }
+      SELECT q.i, a.id, a.similarity, false FROM q JOIN sizes d ON d.ns = q.ns
       CROSS JOIN LATERAL (
         SELECT ${memories.id} AS id, 1 - (${memories.embedding} <=> q.v) AS similarity
         FROM ${memories}
@@ -83,10 +110,12 @@ export function nearestStatement(q: NearestQuery): SQL {
       ) a
       WHERE a.similarity >= ${q.minSimilarity}
     ),
+    -- A memory found both by hash and through HNSW counts once.
     ranked AS (
-      SELECT i, id, similarity,
-        row_number() OVER (PARTITION BY i ORDER BY similarity DESC, id) AS rank
-      FROM pairs
+      SELECT i, id, max(similarity) AS similarity,
+        row_number() OVER (PARTITION BY i ORDER BY bool_or(same) DESC, max(similarity) DESC, id)
+          AS rank
+      FROM pairs GROUP BY i, id
     )
     -- Each kept pair's memory by its primary key. A plain join was planned from the pairs'
     -- estimate, hundreds of thousands, as a hash join over a full scan of the table (83 ms of
@@ -100,11 +129,15 @@ export function nearestStatement(q: NearestQuery): SQL {
     ORDER BY ranked.i, ranked.rank`;
 }
 
-/** The probe relation of parallel arrays: probe numbers, namespaces and vectors. */
-export function probesOf(namespaces: string[], vectors: number[][]): SQL {
+/**
+ * The probe relation of parallel arrays: probe numbers, namespaces, vectors and the texts'
+ * content hashes (for `sameText`).
+ */
+export function probesOf(namespaces: string[], vectors: number[][], hashes: string[]): SQL {
   return sql`
-    SELECT i, ns, v::vector AS v
+    SELECT i, ns, v::vector AS v, h
     FROM unnest(${sql.param(namespaces.map((_, i) => i))}::int[],
                 ${sql.param(namespaces)}::text[],
-                ${sql.param(vectors.map(vectorLiteral))}::text[]) AS u(i, ns, v)`;
+                ${sql.param(vectors.map(vectorLiteral))}::text[],
+                ${sql.param(hashes)}::text[]) AS u(i, ns, v, h)`;
 }

@@ -100,7 +100,9 @@ export async function storeMemories(
           probes: probesOf(
             inputs.map((m) => m.namespace),
             vectors,
+            hashes,
           ),
+          sameText: true,
           k: 1,
           minSimilarity: DEDUP_THRESHOLD,
           columns: sql`m.id, m.content, m.tags, m.importance, m.metadata, m.pinned, m.immutable,
