@@ -49,13 +49,21 @@ async function signInChallenge(
     origin: new URL(request.url).origin,
     storage: new InMemorySIWxStorage(),
   });
-  return extension.enrichPaymentRequiredResponse?.(declared, {
+  const challenge = (await extension.enrichPaymentRequiredResponse?.(declared, {
     requirements: required.accepts,
     resourceInfo: required.resource,
     error: required.error,
     paymentRequiredResponse: required,
     transportContext,
-  });
+  })) as { info: { issuedAt: string; expirationTime?: string } } | undefined;
+  // The package reads the clock twice (issuedAt, then expirationTime), so where the clock
+  // moves between the two reads the window came out a millisecond longer than the 300 s
+  // auth/siwx.ts accepts (seen in CI). Pin it to issuedAt.
+  if (challenge?.info.expirationTime !== undefined) {
+    const issued = Date.parse(challenge.info.issuedAt);
+    challenge.info.expirationTime = new Date(issued + SIWX_MAX_AGE_SECONDS * 1000).toISOString();
+  }
+  return challenge;
 }
 
 /** The extensions of a 402 for `route`, answering `request`. */
