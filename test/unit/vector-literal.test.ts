@@ -1,49 +1,79 @@
-/** Vectors as pgvector text (worker/lib/vector-literal.ts): the float4 Postgres stores is exact. */
+/**
+ * Vectors as pgvector text (worker/lib/vector-literal.ts): hexadecimal floats, read back by
+ * Postgres as the float4 of every component, the same as the vector's JSON gives.
+ */
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { vectorLiteral } from "../../worker/lib/vector-literal";
+import { withDb } from "../db";
 
-/** What pgvector's strtof makes of each component: the float4 nearest the decimal. */
-const parsed = (literal: string) =>
-  literal
-    .slice(1, -1)
-    .split(",")
-    .map((c) => Math.fround(Number(c)));
+/** A component as strtof reads it: a normal float4 in hex, anything else in decimal. */
+function component(text: string): number {
+  const hex = /^(-?)0x1\.([0-9a-f]{6})p(-?\d+)$/.exec(text);
+  if (!hex) return Math.fround(Number(text));
+  const [, sign, fraction = "", exponent = ""] = hex;
+  const magnitude = (1 + Number.parseInt(fraction, 16) / 2 ** 24) * 2 ** Number(exponent);
+  return sign ? -magnitude : magnitude;
+}
+const parsed = (literal: string) => literal.slice(1, -1).split(",").map(component);
+
+let seed = 42;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+// Unit-vector components, and magnitudes from subnormal float4 to a trillion. Some twenty of
+// these doubles lie exactly halfway between two float4s (the seeded values have few bits).
+const VALUES = [
+  ...Array.from({ length: 20_000 }, () => (random() - 0.5) * 0.2),
+  ...Array.from({ length: 20_000 }, () => (random() - 0.5) * 10 ** (random() * 50 - 44)),
+  0,
+  -0,
+  1,
+  -1,
+  0.1,
+  1e-8,
+  1e-38,
+  1e-45,
+  2 ** -126,
+  2 ** -127,
+  123_456.789,
+  999_999_999,
+  1e8,
+  1e9,
+  1e12,
+  ...Array.from({ length: 40 }, (_, i) => 10 ** (i - 30)),
+];
 
 describe("vectorLiteral", () => {
-  it("writes a vector pgvector reads back as the float4 of every component", () => {
-    let seed = 42;
-    const random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
-    // Unit-vector components, and magnitudes from denormal float4 to a million.
-    const values = [
-      ...Array.from({ length: 20_000 }, () => (random() - 0.5) * 0.2),
-      ...Array.from({ length: 20_000 }, () => (random() - 0.5) * 10 ** (random() * 50 - 44)),
-      0,
-      -0,
-      1,
-      -1,
-      0.1,
-      1e-8,
-      1e-38,
-      1e-45,
-      123_456.789,
-      999_999_999,
-      1e8,
-      1e9,
-      1e12,
-      ...Array.from({ length: 40 }, (_, i) => 10 ** (i - 30)),
-    ];
-    const literal = vectorLiteral(values);
-    expect(literal).toMatch(/^\[[-0-9e.,+]+\]$/);
+  it("writes each component as the float4 nearest to it", () => {
+    const literal = vectorLiteral(VALUES);
+    expect(literal).toMatch(/^\[[-0-9a-fx.,p+e]+\]$/);
     // -0 reads back as -0 or 0: the same for every distance.
-    expect(parsed(literal).map((x) => x + 0)).toEqual(values.map((x) => Math.fround(x) + 0));
+    expect(parsed(literal).map((x) => x + 0)).toEqual(VALUES.map((x) => Math.fround(x) + 0));
   });
 
-  it("writes the empty vector and single components in pgvector's form", () => {
+  it("writes the empty vector, zeros and powers of two in pgvector's form", () => {
     expect(vectorLiteral([])).toBe("[]");
-    expect(vectorLiteral([0.5])).toBe("[0.5]");
-    expect(vectorLiteral([-0.25, 0, 1e-8])).toBe("[-0.25,0,1e-8]");
+    expect(vectorLiteral([0.5])).toBe("[0x1.000000p-1]");
+    expect(vectorLiteral([-0.25, 0, -0, 0.1])).toBe("[-0x1.000000p-2,0,0,0x1.99999ap-4]");
+    // Halfway between two float4s: the decimal, which strtof rounds away from zero here.
+    expect(vectorLiteral([-0.06918110325932503])).toBe("[-0.06918110325932503]");
+  });
+
+  it("makes Postgres store the same vector as the JSON does", async () => {
+    // Chunks of pgvector's largest vector, 16,000 components.
+    const chunks = Array.from({ length: Math.ceil(VALUES.length / 16_000) }, (_, i) =>
+      VALUES.slice(i * 16_000, (i + 1) * 16_000),
+    );
+    await withDb(async (db) => {
+      for (const chunk of chunks) {
+        const res = await db.execute<{ same: boolean; dims: number }>(
+          sql`SELECT ${vectorLiteral(chunk)}::vector = ${JSON.stringify(chunk)}::vector AS same,
+            vector_dims(${vectorLiteral(chunk)}::vector) AS dims`,
+        );
+        expect(res.rows[0]).toEqual({ same: true, dims: chunk.length });
+      }
+    });
   });
 });

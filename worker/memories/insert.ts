@@ -3,8 +3,8 @@
  *
  * drizzle's multi-row VALUES binds 16 parameters a row (1,600 for a batch of 100) and writes
  * each vector as JSON: building that statement took ~16 ms in Node for 100 rows, and Postgres
- * then parsed 1,600 parameters. Here: 14 arrays, ~7 ms to build, nearly all of it the vectors'
- * JSON (vectorLiteral). A batch's write went from 35-45 to 21-25 ms (docs/benchmarks.md).
+ * then parsed 1,600 parameters. Here: 14 arrays, a few ms to build, most of it the vectors'
+ * text (vectorLiteral). A batch's write went from 35-45 to 21-25 ms (docs/benchmarks.md).
  */
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SelectedFieldsFlat } from "drizzle-orm/pg-core";
