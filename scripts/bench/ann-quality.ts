@@ -16,6 +16,7 @@ import { annRows, backlogRows } from "../../worker/memories/ann";
 import { filterConditions } from "../../worker/memories/list";
 import { liveMemory } from "../../worker/memories/rows";
 import { recallStatement } from "../../worker/recall/candidates";
+import { commonLexemes } from "../../worker/recall/common-lexemes";
 
 export interface Agreement {
   queries: number;
@@ -81,6 +82,7 @@ export async function recallPlan(
     userId,
     where: and(...filterConditions(userId, {})) as SQL,
     exact: false,
+    commonLexemes: await commonLexemes(db),
     query,
     vector: literal(vector),
     model,

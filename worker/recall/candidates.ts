@@ -49,13 +49,6 @@ export type CandidateRow = {
   immutable: boolean;
 };
 
-/**
- * Query lexemes found in more than this share of all memories (Postgres's own statistics,
- * pg_stats.most_common_elems of the search column) are left out of the keyword candidate
- * search: their posting lists are long and they say little. They still count in the keyword
- * signal of every candidate. Without statistics (e.g. never analyzed) every lexeme is used.
- */
-const COMMON_LEXEME_SHARE = 0.01;
 /** Lexemes paired up for keyword candidates (at most 66 pairs). */
 const KEYWORD_PAIR_LEXEMES = 12;
 /** Rows ranked beyond the requested limit, so the exact re-sort in scoreMemory has slack. */
@@ -73,6 +66,8 @@ export interface RecallStatementInput {
    * against 0.45), or only the approximate candidates.
    */
   exact: boolean;
+  /** The approximate path's common lexemes (common-lexemes.ts); unused on the exact path. */
+  commonLexemes: string[];
   query: string;
   /** The query embedding as a pgvector literal. */
   vector: string;
@@ -91,6 +86,7 @@ export function recallStatement({
   userId,
   where,
   exact,
+  commonLexemes,
   query,
   vector: v,
   model,
@@ -118,14 +114,8 @@ export function recallStatement({
   // The approximate path's keyword candidates (see the kw CTE): query lexemes ordered
   // informative first, and the query of pairs of them.
   const keywordLexemes = sql`
-    common AS (
-      SELECT coalesce(array_agg(e.lexeme), '{}') AS lex
-      FROM pg_stats s,
-        unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq)
-      WHERE s.schemaname = current_schema() AND s.tablename = 'memories'
-        AND s.attname = 'search' AND e.lexeme IS NOT NULL AND e.freq > ${COMMON_LEXEME_SHARE}
-    ),
-    -- Lexemes for keyword candidates, informative first (see COMMON_LEXEME_SHARE).
+    common AS (SELECT ${sql.param(commonLexemes)}::text[] AS lex),
+    -- Lexemes for keyword candidates, informative first (common-lexemes.ts).
     klex AS (
       SELECT (ARRAY(
         SELECT l FROM unnest(qlex.lex) AS l ORDER BY l = ANY (common.lex), l

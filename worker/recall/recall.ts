@@ -25,6 +25,7 @@ import {
   recallStatement,
   SCORE_SLACK,
 } from "./candidates";
+import { commonLexemes } from "./common-lexemes";
 import { type RelationSummary, relationsOf } from "./relation-summaries";
 import { type RecallInput, recallFilters } from "./request";
 import { type Signals, scoreMemory } from "./scoring";
@@ -74,10 +75,12 @@ export async function rankMemories(
   // Postgres ranks the candidates with the same formula (scoreSql) and returns the best few;
   // they are scored again here, exactly, for the response.
   const now = Date.now();
+  const exact = isExactScope(Number(size.rows[0]?.n ?? 0));
   const statement = recallStatement({
     userId: ctx.userId,
     where,
-    exact: isExactScope(Number(size.rows[0]?.n ?? 0)),
+    exact,
+    commonLexemes: exact ? [] : await commonLexemes(ctx.db),
     query,
     vector: v,
     model,
