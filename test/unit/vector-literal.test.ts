@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { memories } from "../../schema/tables";
 import { vectorLiteral } from "../../worker/lib/vector-literal";
 import { withDb } from "../db";
 
@@ -74,6 +75,23 @@ describe("vectorLiteral", () => {
         );
         expect(res.rows[0]).toEqual({ same: true, dims: chunk.length });
       }
+    });
+  });
+
+  it("is how the memories table's embedding column writes, and it reads pgvector's text back", async () => {
+    // PATCH, merges, consolidation and import write vectors through this drizzle column.
+    const v = VALUES.slice(0, 384);
+    expect(memories.embedding.mapToDriverValue(v)).toBe(vectorLiteral(v));
+    await withDb(async (db) => {
+      const res = await db.execute<{ hex: string; json: string }>(
+        sql`SELECT ${vectorLiteral(v)}::vector::text AS hex, ${JSON.stringify(v)}::vector::text AS json`,
+      );
+      const read = (text = "") => memories.embedding.mapFromDriverValue(text) as number[];
+      const back = read(res.rows[0]?.hex);
+      expect(back).toHaveLength(384);
+      // The float4s the JSON would have stored: pgvector prints their shortest decimals.
+      expect(back).toEqual(read(res.rows[0]?.json));
+      expect(back.every((x, i) => Math.abs(x - (v[i] ?? 0)) < 1e-8)).toBe(true);
     });
   });
 });
