@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { Db } from "../worker/db/client";
 import { LocalEmbedder } from "../worker/embed/local";
 import { sha256Hex } from "../worker/lib/hash";
-import { BACKLOG_MIN, EXACT_SCAN_MAX, indexBacklog } from "../worker/memories/ann";
+import { BACKLOG_MIN, EXACT_SCAN_MAX, indexBacklog, recallEfSearch } from "../worker/memories/ann";
 import { shardOf } from "../worker/memories/shard";
 import { userIdOf, withDb } from "./db";
 import { newWallet, sleep, type Wallet } from "./helpers";
@@ -143,6 +143,31 @@ describe("the approximate index and its backlog", () => {
     expect(again.body).toMatchObject({ id: twin, deduplicated: true });
     const batch = await w.post("/v1/store/batch", { memories: [{ content: text }] });
     expect(batch.body).toMatchObject({ ids: [twin], deduplicated_count: 1 });
+  });
+
+  it("searches a large wallet's shard deeper, in a transaction of its own, and finds the same", async () => {
+    expect([10_000, 50_000, 50_001, 75_000, 100_000, 1_000_000].map(recallEfSearch)).toEqual([
+      undefined,
+      undefined,
+      101,
+      150,
+      200,
+      200,
+    ]);
+    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + 1);
+    await withDb((db) => indexBacklog(db, userId));
+    const probe = bulkText(321);
+    const before = await recallTop(w, probe);
+    expect(before[0]).toBe(probe);
+    // The wallet as memory_counts would see it with 60,000 memories: recall now sets
+    // hnsw.ef_search to 120 in a transaction around its statement. Several at once, as agents
+    // recall: each gets its own transaction and the same answer.
+    await withDb((db) =>
+      db.execute(sql`INSERT INTO memory_counts (user_id, namespace, live)
+        VALUES (${userId}, 'default', ${60_000 - (EXACT_SCAN_MAX + 2)})`),
+    );
+    const deeper = await Promise.all(Array.from({ length: 4 }, () => recallTop(w, probe)));
+    for (const top of deeper) expect(top).toEqual(before);
   });
 
   it("leaves small wallets to exact scans", async () => {

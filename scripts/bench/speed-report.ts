@@ -126,7 +126,7 @@ function targets(results: SpeedResults, mem0?: Map<number, Mem0SizeRun>): Table 
     if (s.agreement) {
       add(
         `vector top-1 = exact @ ${k(s.size)}`,
-        pctCell(s.agreement.top1),
+        `${pctCell(s.agreement.top1)} (ef_search ${s.agreement.efSearch ?? 100})`,
         "≥ 99%",
         s.agreement.top1 >= 0.99,
       );
@@ -154,7 +154,7 @@ function targets(results: SpeedResults, mem0?: Map<number, Mem0SizeRun>): Table 
     rows,
     notes: [
       "Latencies are end to end over HTTP through wrangler dev on this machine; 'without embedding' subtracts the query embedding's Server-Timing.",
-      "Vector agreement: recall's vector source (the wallet's HNSW shard plus its rows not indexed yet) against an exact scan of the wallet, for 100 of the recall queries.",
+      "Vector agreement: recall's vector source (the wallet's HNSW shard plus its rows not indexed yet) against an exact scan of the wallet, for 100 of the recall queries, at the hnsw.ef_search recall uses for the wallet's size.",
     ],
   };
 }

@@ -19,7 +19,7 @@
  * for an index they would not use, and a large one pays in chunks.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { memories } from "../../schema/tables";
+import { memories, memoryCounts } from "../../schema/tables";
 import type { DbOrTx } from "../db/client";
 import { undeletedMemory } from "./rows";
 import { inShard } from "./shard";
@@ -38,6 +38,30 @@ export const scopeSize = (where: SQL) =>
 
 /** Whether a scope of this size (scopeSize) is searched exactly. */
 export const isExactScope = (size: number) => size <= EXACT_SCAN_MAX;
+
+/** The wallet's live memories, from the memory_counts deltas (an index scan, no row visits). */
+export const walletSize = (userId: string) =>
+  sql`(SELECT coalesce(sum(${memoryCounts.live}), 0)::int FROM ${memoryCounts}
+    WHERE ${memoryCounts.userId} = ${userId})`;
+
+/** The database's hnsw.ef_search (migration 0002; PGlite's session defaults). */
+const EF_SEARCH_DEFAULT = 100;
+const EF_SEARCH_MAX = 200;
+
+/**
+ * The HNSW search depth (hnsw.ef_search) for recall in a wallet of `size` live memories, or
+ * undefined for the database's default. A larger graph needs a deeper search for the same
+ * agreement with an exact scan. Measured with bge vectors (LoCoMo sentences and blends of
+ * two, LoCoMo questions as queries; docs/benchmarks.md): top-1 99.7% at 10k with ef 40; at
+ * 100k 94-95% with ef 100, 97.7-99.0% with 200 and 99.0-100% with 400, for ~5, ~7 and ~11 ms a
+ * probe. On the bench's lexical vectors (near random, the worst case for HNSW) 200 costs recall
+ * ~3 ms at 100k and 400 ~20 ms, so the depth grows with the wallet, one step per 500
+ * memories above 50,000, up to 200.
+ */
+export function recallEfSearch(size: number): number | undefined {
+  const ef = Math.min(EF_SEARCH_MAX, Math.ceil(size / 500));
+  return ef > EF_SEARCH_DEFAULT ? ef : undefined;
+}
 
 /** Rows flipped into the index per statement: each takes ~1 ms of HNSW insertion. */
 const INDEX_CHUNK = 100;

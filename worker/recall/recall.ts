@@ -14,7 +14,7 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import type { DomainContext } from "../context";
 import { vectorLiteral } from "../lib/vector-literal";
-import { isExactScope, scopeSize } from "../memories/ann";
+import { isExactScope, recallEfSearch, scopeSize, walletSize } from "../memories/ann";
 import { filterConditions, type MemoryFilters } from "../memories/list";
 import { roundImportance, withTags } from "../memories/rows";
 import {
@@ -62,7 +62,10 @@ export async function rankMemories(
   // The scope's size picks the statement (candidates.ts); it is counted while the query is
   // embedded, which it does not need.
   const embed = () => ctx.embedder.embed([query]);
-  const count = () => ctx.db.execute<{ n: number }>(sql`SELECT ${scopeSize(sizeWhere)} AS n`);
+  const count = () =>
+    ctx.db.execute<{ n: number; wallet: number }>(
+      sql`SELECT ${scopeSize(sizeWhere)} AS n, ${walletSize(ctx.userId)} AS wallet`,
+    );
   const [{ vectors, tokens }, size] = await Promise.all([
     ctx.timings?.measure("embed", embed) ?? embed(),
     ctx.timings?.measure("scope", count) ?? count(),
@@ -89,7 +92,16 @@ export async function rankMemories(
     take: limit + SCORE_SLACK,
     now,
   });
-  const run = () => ctx.db.execute<CandidateRow>(statement);
+  // A large wallet's graph is searched deeper (recallEfSearch); the setting is local to a
+  // transaction, so only those recalls pay for one.
+  const ef = exact ? undefined : recallEfSearch(Number(size.rows[0]?.wallet ?? 0));
+  const run = () =>
+    ef === undefined
+      ? ctx.db.execute<CandidateRow>(statement)
+      : ctx.db.transaction(async (tx) => {
+          await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);
+          return tx.execute<CandidateRow>(statement);
+        });
   const result = await (ctx.timings?.measure("sql", run) ?? run());
 
   const scoring = performance.now();
