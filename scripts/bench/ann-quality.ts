@@ -45,10 +45,11 @@ export async function annAgreement(
   userId: string,
   model: string,
   vectors: number[][],
+  efSearch?: number,
 ): Promise<Agreement> {
-  // At the search depth recall uses for this wallet (recallEfSearch).
+  // At the search depth recall uses for this wallet (recallEfSearch), unless one is given.
   const size = await db.execute<{ n: number }>(sql`SELECT ${walletSize(userId)} AS n`);
-  const ef = recallEfSearch(Number(size.rows[0]?.n ?? 0));
+  const ef = efSearch ?? recallEfSearch(Number(size.rows[0]?.n ?? 0));
   return db.transaction(async (tx) => {
     if (ef !== undefined) {
       await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);

@@ -1,0 +1,131 @@
+/**
+ * How often recall's approximate vector source agrees with an exact scan, on the production
+ * model's vectors rather than the speed part's lexical ones (docs/benchmarks.md, 2026-11-27):
+ * bge vectors of LoCoMo's distinct sentences, and normalised blends of two of them up to
+ * SIZE, in one wallet whose HNSW shard is built in bulk; LoCoMo questions as queries; top-1
+ * and top-10 overlap at each hnsw.ef_search of EF. Needs the model (../shared/models) and a
+ * scratch database on a PostgreSQL server:
+ *
+ *   URL=postgres://postgres:postgres@127.0.0.1:55432/annq SIZE=100000 EF=100,200 TIME=1 \
+ *     npx tsx scripts/bench/ann-bge.ts
+ */
+import { createHash } from "node:crypto";
+import { neonConfig } from "@neondatabase/serverless";
+import { sql } from "drizzle-orm";
+import ws from "ws";
+import { memories, users } from "../../schema/tables";
+import { connectDb } from "../../worker/db/client";
+import { BgeModel } from "../embedder/bge";
+import { SHARED_MODEL_DIR } from "../embedder/model-files";
+import { applyMigrations } from "../local-db";
+import { startWsProxy } from "../ws-proxy";
+import { annAgreement } from "./ann-quality";
+import { loadLocomo } from "./locomo-data";
+import { buildAnnIndexes, dropAnnIndexes } from "./seed";
+import { prng } from "./synthetic";
+
+const url = process.env.URL ?? "";
+const SIZE = Number(process.env.SIZE ?? 100_000);
+const QUERIES = Number(process.env.QUERIES ?? 300);
+const MODEL = "@cf/baai/bge-small-en-v1.5";
+neonConfig.webSocketConstructor = ws;
+const proxy = await startWsProxy(0);
+const wsProxy = `127.0.0.1:${proxy.port}`;
+await applyMigrations(url, wsProxy, { endSession: true });
+const { db, close } = connectDb(url, { wsProxy, queryTimeoutMs: 0 });
+
+const data = loadLocomo(
+  new URL("../../../shared/datasets/locomo/locomo-dev.json", import.meta.url).pathname,
+);
+const sentences = [
+  ...new Set(
+    data.conversations.flatMap((c) =>
+      c.turns.flatMap((t) =>
+        t.content
+          .replace(/^\[[^\]]*\]\s*[^:]+:\s*/, "")
+          .split(/(?<=[.!?])\s+/)
+          .filter((s) => s.split(/\s+/).length >= 4),
+      ),
+    ),
+  ),
+];
+const questions = data.conversations.flatMap((c) => c.questions.map((q) => q.question));
+console.log(`${sentences.length} sentences, ${questions.length} questions`);
+const model = await BgeModel.load(SHARED_MODEL_DIR);
+let t = Date.now();
+const sv = await model.embed(sentences);
+const qv = (await model.embed(questions.slice(0, QUERIES))).map((v) => Array.from(v));
+console.log(`embedded in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+
+const existing = await db.execute<{ id: string }>(
+  sql`SELECT id FROM users WHERE wallet = ${`annbge-${SIZE}`}`,
+);
+let userId = existing.rows[0]?.id;
+if (!userId) {
+  const [u] = await db
+    .insert(users)
+    .values({ wallet: `annbge-${SIZE}` })
+    .returning({ id: users.id });
+  userId = u?.id ?? "";
+  await dropAnnIndexes(db);
+  const r = prng(11);
+  t = Date.now();
+  for (let done = 0; done < SIZE; done += 1000) {
+    const rows = Array.from({ length: Math.min(1000, SIZE - done) }, (_, k) => {
+      const n = done + k;
+      let content: string;
+      let v: number[];
+      if (n < sentences.length) {
+        content = sentences[n] ?? "";
+        v = Array.from(sv[n] ?? []);
+      } else {
+        const i = Math.floor(r() * sentences.length);
+        const j = Math.floor(r() * sentences.length);
+        const w = 0.3 + 0.4 * r();
+        const a = sv[i] ?? new Float32Array(384);
+        const b = sv[j] ?? new Float32Array(384);
+        v = Array.from(a, (x, d) => w * x + (1 - w) * (b[d] ?? 0));
+        const norm = Math.hypot(...v);
+        v = v.map((x) => x / norm);
+        content = `${sentences[i]} ${sentences[j]} (${n})`;
+      }
+      return {
+        userId: userId as string,
+        content,
+        embedding: v,
+        embeddingModel: MODEL,
+        contentHash: createHash("sha256").update(content).digest("hex"),
+        ann: true,
+      };
+    });
+    await db.insert(memories).values(rows);
+  }
+  console.log(`inserted ${SIZE} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  await buildAnnIndexes(db);
+  await db.execute(sql`VACUUM ANALYZE memories`);
+}
+for (const ef of (process.env.EF ?? "100").split(",").map(Number)) {
+  if (process.env.TIME) {
+    // One probe as recall's vec_ann makes it (LIMIT 50), at this depth.
+    const shard = Number.parseInt(userId.slice(0, 2), 16) % 32;
+    const started = performance.now();
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);
+      for (const q of qv) {
+        await tx.execute(sql`SELECT id FROM memories
+          WHERE user_id = ${userId} AND deleted_at IS NULL AND ann AND shard = ${sql.raw(String(shard))}
+          ORDER BY embedding <=> ${`[${q.join(",")}]`}::vector LIMIT 50`);
+      }
+    });
+    console.log(
+      `  ef ${ef}: ${((performance.now() - started) / qv.length).toFixed(2)} ms a probe (LIMIT 50)`,
+    );
+  }
+  t = Date.now();
+  const a = await annAgreement(db, userId, MODEL, qv, ef);
+  console.log(
+    `size ${SIZE} ef_search ${ef}: top-1 ${(a.top1 * 100).toFixed(1)}%, top-10 overlap ${(a.overlap10 * 100).toFixed(1)}% (${a.queries} queries, ${((Date.now() - t) / a.queries).toFixed(1)} ms each incl. exact)`,
+  );
+}
+await close();
+await proxy.close();
