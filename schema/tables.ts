@@ -67,8 +67,10 @@ export const users = pgTable("users", {
   ...timestamps,
 });
 
-// Migration 0009 sets toast_tuple_target = 4080 on memories (drizzle has no table option for
-// it): rows stay whole up to ~4 KB, so recall reads `search` without a trip to TOAST.
+// Table options drizzle has no place for, set by migrations: 0009 toast_tuple_target = 4080
+// (rows stay whole up to ~4 KB, so recall reads `search` without a trip to TOAST), and 0010
+// parallel_workers = 0 (no parallel plans for one wallet's rows: starting the workers cost
+// recall 12 ms at 100k memories).
 export const memories = pgTable(
   "memories",
   {
