@@ -12,8 +12,9 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 import type { Db, DbOrTx } from "../../worker/db/client";
-import { annRows, backlogRows, recallEfSearch, walletSize } from "../../worker/memories/ann";
+import { annRows, backlogRows, recallEfSearch } from "../../worker/memories/ann";
 import { filterConditions } from "../../worker/memories/list";
+import { countedLive } from "../../worker/memories/live-count";
 import { liveMemory } from "../../worker/memories/rows";
 import { recallStatement } from "../../worker/recall/candidates";
 import { commonLexemes } from "../../worker/recall/common-lexemes";
@@ -48,7 +49,7 @@ export async function annAgreement(
   efSearch?: number,
 ): Promise<Agreement> {
   // At the search depth recall uses for this wallet (recallEfSearch), unless one is given.
-  const size = await db.execute<{ n: number }>(sql`SELECT ${walletSize(userId)} AS n`);
+  const size = await db.execute<{ n: number }>(sql`SELECT ${countedLive(userId)} AS n`);
   const ef = efSearch ?? recallEfSearch(Number(size.rows[0]?.n ?? 0));
   return db.transaction(async (tx) => {
     if (ef !== undefined) {

@@ -19,7 +19,7 @@
  * for an index they would not use, and a large one pays in chunks.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { memories, memoryCounts } from "../../schema/tables";
+import { memories } from "../../schema/tables";
 import type { DbOrTx } from "../db/client";
 import { undeletedMemory } from "./rows";
 import { inShard } from "./shard";
@@ -38,11 +38,6 @@ export const scopeSize = (where: SQL) =>
 
 /** Whether a scope of this size (scopeSize) is searched exactly. */
 export const isExactScope = (size: number) => size <= EXACT_SCAN_MAX;
-
-/** The wallet's live memories, from the memory_counts deltas (an index scan, no row visits). */
-export const walletSize = (userId: string) =>
-  sql`(SELECT coalesce(sum(${memoryCounts.live}), 0)::int FROM ${memoryCounts}
-    WHERE ${memoryCounts.userId} = ${userId})`;
 
 /** The database's hnsw.ef_search (migration 0002; PGlite's session defaults). */
 const EF_SEARCH_DEFAULT = 100;

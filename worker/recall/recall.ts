@@ -14,8 +14,9 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import type { DomainContext } from "../context";
 import { vectorLiteral } from "../lib/vector-literal";
-import { isExactScope, recallEfSearch, scopeSize, walletSize } from "../memories/ann";
+import { isExactScope, recallEfSearch, scopeSize } from "../memories/ann";
 import { filterConditions, type MemoryFilters } from "../memories/list";
+import { countedLive } from "../memories/live-count";
 import { roundImportance, withTags } from "../memories/rows";
 import {
   CANDIDATES_PER_RESULT,
@@ -64,7 +65,7 @@ export async function rankMemories(
   const embed = () => ctx.embedder.embed([query]);
   const count = () =>
     ctx.db.execute<{ n: number; wallet: number }>(
-      sql`SELECT ${scopeSize(sizeWhere)} AS n, ${walletSize(ctx.userId)} AS wallet`,
+      sql`SELECT ${scopeSize(sizeWhere)} AS n, ${countedLive(ctx.userId)} AS wallet`,
     );
   const [{ vectors, tokens }, size] = await Promise.all([
     ctx.timings?.measure("embed", embed) ?? embed(),

@@ -1,5 +1,6 @@
 /** GET /v1/export as JSON (the default): every live memory, oldest first, with its filters. */
 import { describe, expect, it } from "vitest";
+import { expireNow } from "../../db";
 import { CSV_HEADER } from "../../fixtures";
 import { expectError, ids, newWallet, request, sleep } from "../../helpers";
 import { csvRecords, exportOf } from "./fixtures";
@@ -168,11 +169,11 @@ describe("GET /v1/export (JSON)", () => {
   it("never exports expired memories", async () => {
     const w = newWallet();
     const keep = await w.storeNew("Library books are due back on the fifteenth");
-    await w.storeNew("Parking permit for the festival weekend", {
-      expires_at: new Date(Date.now() + 2000).toISOString(),
+    const soon = await w.storeNew("Parking permit for the festival weekend", {
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
     });
     expect((await exportOf(w)).count).toBe(2);
-    await sleep(2500);
+    await expireNow([soon]);
     expect(ids(await exportOf(w))).toEqual([keep]);
     expect(ids(await exportOf(w, "?include_deleted=true"))).toEqual([keep]);
   });

@@ -3,6 +3,7 @@
  * another wallet's), and counts an access for each memory it returns.
  */
 import { describe, expect, it } from "vitest";
+import { expireNow } from "../../db";
 import { ids, newWallet, sleep, sorted } from "../../helpers";
 import { recall } from "./fixtures";
 
@@ -33,11 +34,11 @@ describe("POST /v1/recall: only the caller's live memories", () => {
     const w = newWallet();
     const forever = await w.storeNew("Parking permit number for the north garage is 4471");
     const soon = await w.storeNew("Temporary parking code for the north garage is 9902", {
-      expires_at: new Date(Date.now() + 2000).toISOString(),
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
     });
     const before = await recall(w, { query: "north garage parking", limit: 10 });
     expect(sorted(ids(before))).toEqual(sorted([forever, soon]));
-    await sleep(2500);
+    await expireNow([soon]);
     const after = await recall(w, { query: "north garage parking", limit: 10 });
     expect(ids(after)).toEqual([forever]);
   });

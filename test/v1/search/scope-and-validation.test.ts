@@ -1,6 +1,7 @@
 /** POST /v1/search: filters, validation, odd queries, and the memories it never finds. */
 import { describe, expect, it } from "vitest";
-import { expectError, ids, newWallet, request, sleep, sorted } from "../../helpers";
+import { expireNow } from "../../db";
+import { expectError, ids, newWallet, request, sorted } from "../../helpers";
 import { search, searchGet, seedTelescopes } from "./fixtures";
 
 describe("POST /v1/search", () => {
@@ -102,13 +103,13 @@ describe("POST /v1/search", () => {
     const kept = await w.storeNew("The kumquat tree on the balcony has ripe fruit");
     const deleted = await w.storeNew("Kumquat marmalade recipe from grandmother's notebook");
     const expiring = await w.storeNew("Buy kumquats at the Saturday farmers market", {
-      expires_at: new Date(Date.now() + 2000).toISOString(),
+      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
     });
     expect(sorted(ids(await search(w, { query: "kumquat" })))).toEqual(
       sorted([kept, deleted, expiring]),
     );
     expect((await w.del(`/v1/memories/${deleted}`)).status).toBe(200);
-    await sleep(2500);
+    await expireNow([expiring]);
     const body = await search(w, { query: "kumquat" });
     expect(ids(body)).toEqual([kept]);
     expect(body.total).toBe(1);
