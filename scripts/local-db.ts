@@ -73,7 +73,10 @@ export async function startLocalDatabase(opts: LocalDatabaseOptions): Promise<Lo
       port: opts.pgPort ?? 0,
       // PGlite is one session shared by every client, so database-level settings from the
       // migrations (ALTER DATABASE … SET) never reach it: they are the session's defaults.
-      sessionDefaults: "SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100",
+      // memory_service.ef_search_max: recall's deeper search of large wallets costs five times
+      // more in WebAssembly than on a server (worker/memories/ann.ts, efSearchCap).
+      sessionDefaults:
+        "SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100; SET memory_service.ef_search_max = 100",
       log: (line) => log(`embedded Postgres: ${line}`),
     });
     const port = await front.start();

@@ -11,7 +11,13 @@ import { describe, expect, it } from "vitest";
 import type { Db } from "../worker/db/client";
 import { LocalEmbedder } from "../worker/embed/local";
 import { sha256Hex } from "../worker/lib/hash";
-import { BACKLOG_MIN, EXACT_SCAN_MAX, indexBacklog, recallEfSearch } from "../worker/memories/ann";
+import {
+  BACKLOG_MIN,
+  EXACT_SCAN_MAX,
+  efSearchCap,
+  indexBacklog,
+  recallEfSearch,
+} from "../worker/memories/ann";
 import { shardOf } from "../worker/memories/shard";
 import { userIdOf, withDb } from "./db";
 import { newWallet, sleep, type Wallet } from "./helpers";
@@ -110,9 +116,10 @@ describe("the approximate index and its backlog", () => {
     expect(batch.body.deduplicated_count).toBe(2);
     expect(batch.body.ids[1]).toBe(batch.body.ids[2]);
 
-    // The wallet as memory_counts would see it with 60,000 more memories: recall then sets a
-    // deeper hnsw.ef_search (recallEfSearch) in a transaction around its statement. Several
-    // at once, as agents recall: each gets its own transaction and the same answer.
+    // The wallet as memory_counts would see it with 60,000 more memories: on a server, recall
+    // then sets a deeper hnsw.ef_search (recallEfSearch) in a transaction around its statement
+    // (the embedded database caps the depth at its default). Several at once, as agents
+    // recall: each gets its own transaction and the same answer.
     const shallow = await recallTop(w, probe);
     await withDb((db) =>
       db.execute(sql`INSERT INTO memory_counts (user_id, namespace, live)
@@ -156,15 +163,21 @@ describe("the approximate index and its backlog", () => {
     expect(batch.body).toMatchObject({ ids: [twin], deduplicated_count: 1 });
   });
 
-  it("searches deeper as the wallet grows", () => {
-    expect([10_000, 50_000, 50_001, 75_000, 100_000, 1_000_000].map(recallEfSearch)).toEqual([
-      undefined,
-      undefined,
-      101,
-      150,
-      200,
-      200,
-    ]);
+  it("searches deeper as the wallet grows, up to the database's cap", async () => {
+    const depth = (cap?: string | null) =>
+      [10_000, 50_000, 50_001, 75_000, 100_000, 1_000_000].map((n) => recallEfSearch(n, cap));
+    expect(depth()).toEqual([undefined, undefined, 101, 150, 200, 200]);
+    expect(depth(null)).toEqual(depth());
+    expect(depth("120")).toEqual([undefined, undefined, 101, 120, 120, 120]);
+    expect(depth("100")).toEqual(Array(6).fill(undefined));
+    // The embedded database caps it at 100 (its search costs five times a server's); a server
+    // leaves it to the code unless an operator sets it.
+    const row = await withDb((db) =>
+      db.execute<{ cap: string | null; wasm: boolean }>(
+        sql`SELECT ${efSearchCap} AS cap, version() LIKE '%PGlite%' AS wasm`,
+      ),
+    );
+    expect(row.rows[0]?.cap).toBe(row.rows[0]?.wasm ? "100" : null);
   });
 
   it("keeps parallel plans off memories (migration 0010)", async () => {

@@ -15,6 +15,9 @@ import { sql } from "drizzle-orm";
 import ws from "ws";
 import { memories, users } from "../../schema/tables";
 import { connectDb } from "../../worker/db/client";
+import { vectorLiteral } from "../../worker/lib/vector-literal";
+import { annRows } from "../../worker/memories/ann";
+import { liveMemory } from "../../worker/memories/rows";
 import { BgeModel } from "../embedder/bge";
 import { SHARED_MODEL_DIR } from "../embedder/model-files";
 import { applyMigrations } from "../local-db";
@@ -107,14 +110,14 @@ if (!userId) {
 for (const ef of (process.env.EF ?? "100").split(",").map(Number)) {
   if (process.env.TIME) {
     // One probe as recall's vec_ann makes it (LIMIT 50), at this depth.
-    const shard = Number.parseInt(userId.slice(0, 2), 16) % 32;
+    const wallet = userId;
     const started = performance.now();
     await db.transaction(async (tx) => {
       await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);
       for (const q of qv) {
-        await tx.execute(sql`SELECT id FROM memories
-          WHERE user_id = ${userId} AND deleted_at IS NULL AND ann AND shard = ${sql.raw(String(shard))}
-          ORDER BY embedding <=> ${`[${q.join(",")}]`}::vector LIMIT 50`);
+        await tx.execute(sql`SELECT ${memories.id} FROM ${memories}
+          WHERE ${liveMemory(wallet)} AND ${annRows(wallet)}
+          ORDER BY ${memories.embedding} <=> ${vectorLiteral(q)}::vector LIMIT 50`);
       }
     });
     console.log(

@@ -12,7 +12,7 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 import type { Db, DbOrTx } from "../../worker/db/client";
-import { annRows, backlogRows, recallEfSearch } from "../../worker/memories/ann";
+import { annRows, backlogRows, efSearchCap, recallEfSearch } from "../../worker/memories/ann";
 import { filterConditions } from "../../worker/memories/list";
 import { countedLive } from "../../worker/memories/live-count";
 import { liveMemory } from "../../worker/memories/rows";
@@ -49,8 +49,10 @@ export async function annAgreement(
   efSearch?: number,
 ): Promise<Agreement> {
   // At the search depth recall uses for this wallet (recallEfSearch), unless one is given.
-  const size = await db.execute<{ n: number }>(sql`SELECT ${countedLive(userId)} AS n`);
-  const ef = efSearch ?? recallEfSearch(Number(size.rows[0]?.n ?? 0));
+  const size = await db.execute<{ n: number; cap: string | null }>(
+    sql`SELECT ${countedLive(userId)} AS n, ${efSearchCap} AS cap`,
+  );
+  const ef = efSearch ?? recallEfSearch(Number(size.rows[0]?.n ?? 0), size.rows[0]?.cap);
   return db.transaction(async (tx) => {
     if (ef !== undefined) {
       await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);

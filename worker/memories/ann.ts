@@ -44,6 +44,14 @@ const EF_SEARCH_DEFAULT = 100;
 const EF_SEARCH_MAX = 200;
 
 /**
+ * The database's own cap on recall's search depth, if it sets one: the embedded database
+ * sets 100 (scripts/local-db.ts), since in WebAssembly a search at 200 cost recall ~20 ms at
+ * 100k memories, five times what it costs on a server. An operator can set it on a server
+ * too (`ALTER DATABASE … SET memory_service.ef_search_max = …`).
+ */
+export const efSearchCap = sql`current_setting('memory_service.ef_search_max', true)`;
+
+/**
  * The HNSW search depth (hnsw.ef_search) for recall in a wallet of `size` live memories, or
  * undefined for the database's default. A larger graph needs a deeper search for the same
  * agreement with an exact scan. Measured with bge vectors (LoCoMo sentences and blends of
@@ -51,10 +59,11 @@ const EF_SEARCH_MAX = 200;
  * 100k 94-95% with ef 100, 97.7-99.0% with 200 and 99.0-100% with 400, for ~5, ~7 and ~11 ms a
  * probe. On the bench's lexical vectors (near random, the worst case for HNSW) 200 costs recall
  * ~3 ms at 100k and 400 ~20 ms, so the depth grows with the wallet, one step per 500
- * memories above 50,000, up to 200.
+ * memories above 50,000, up to 200 or the database's cap (efSearchCap, read as text).
  */
-export function recallEfSearch(size: number): number | undefined {
-  const ef = Math.min(EF_SEARCH_MAX, Math.ceil(size / 500));
+export function recallEfSearch(size: number, cap?: string | null): number | undefined {
+  const max = Number.parseInt(cap ?? "", 10);
+  const ef = Math.min(Number.isFinite(max) ? max : EF_SEARCH_MAX, Math.ceil(size / 500));
   return ef > EF_SEARCH_DEFAULT ? ef : undefined;
 }
 

@@ -14,7 +14,7 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import type { DomainContext } from "../context";
 import { vectorLiteral } from "../lib/vector-literal";
-import { isExactScope, recallEfSearch, scopeSize } from "../memories/ann";
+import { efSearchCap, isExactScope, recallEfSearch, scopeSize } from "../memories/ann";
 import { filterConditions, type MemoryFilters } from "../memories/list";
 import { countedLive } from "../memories/live-count";
 import { roundImportance, withTags } from "../memories/rows";
@@ -64,8 +64,9 @@ export async function rankMemories(
   // embedded, which it does not need.
   const embed = () => ctx.embedder.embed([query]);
   const count = () =>
-    ctx.db.execute<{ n: number; wallet: number }>(
-      sql`SELECT ${scopeSize(sizeWhere)} AS n, ${countedLive(ctx.userId)} AS wallet`,
+    ctx.db.execute<{ n: number; wallet: number; cap: string | null }>(
+      sql`SELECT ${scopeSize(sizeWhere)} AS n, ${countedLive(ctx.userId)} AS wallet,
+        ${efSearchCap} AS cap`,
     );
   const [{ vectors, tokens }, size] = await Promise.all([
     ctx.timings?.measure("embed", embed) ?? embed(),
@@ -95,7 +96,9 @@ export async function rankMemories(
   });
   // A large wallet's graph is searched deeper (recallEfSearch); the setting is local to a
   // transaction, so only those recalls pay for one.
-  const ef = exact ? undefined : recallEfSearch(Number(size.rows[0]?.wallet ?? 0));
+  const ef = exact
+    ? undefined
+    : recallEfSearch(Number(size.rows[0]?.wallet ?? 0), size.rows[0]?.cap);
   const run = () =>
     ef === undefined
       ? ctx.db.execute<CandidateRow>(statement)
