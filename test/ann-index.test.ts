@@ -11,7 +11,10 @@ import { describe, expect, it } from "vitest";
 import type { Db } from "../worker/db/client";
 import { LocalEmbedder } from "../worker/embed/local";
 import { sha256Hex } from "../worker/lib/hash";
+import { vectorLiteral } from "../worker/lib/vector-literal";
 import {
+  annQueryVector,
+  annRows,
   BACKLOG_MIN,
   EXACT_SCAN_MAX,
   efSearchCap,
@@ -116,10 +119,38 @@ describe("the approximate index and its backlog", () => {
     expect(batch.body.deduplicated_count).toBe(2);
     expect(batch.body.ids[1]).toBe(batch.body.ids[2]);
 
+    // The depth a statement sets with its query vector (annQueryVector) is the one its HNSW
+    // scan uses, and ends with it. Without iterative scans, a scan returns at most ef_search
+    // rows: the shard's graph holds over 2,000 here.
+    const [vector = []] = (await new LocalEmbedder().embed([probe])).vectors;
+    const scanned = (ef?: number) =>
+      withDb(async (db) =>
+        db.transaction(async (tx) => {
+          await tx.execute(sql`SET LOCAL hnsw.iterative_scan = off`);
+          const found = await tx.execute(sql`SELECT id FROM memories
+            WHERE deleted_at IS NULL AND ${annRows(userId)}
+            ORDER BY embedding <=> ${annQueryVector(vectorLiteral(vector), ef)} LIMIT 500`);
+          const after = await tx.execute<{ ef: string }>(
+            sql`SELECT current_setting('hnsw.ef_search') AS ef`,
+          );
+          return { rows: found.rows.length, after: after.rows[0]?.ef };
+        }),
+      );
+    expect(await scanned(7)).toEqual({ rows: 7, after: "7" });
+    expect(await scanned(140)).toEqual({ rows: 140, after: "140" });
+    expect(await scanned()).toEqual({ rows: 100, after: "100" });
+    // Outside a transaction block the statement is its own transaction: the setting ends there.
+    const session = await withDb(async (db) => {
+      await db.execute(sql`SELECT 1 FROM memories
+        ORDER BY embedding <=> ${annQueryVector(vectorLiteral(vector), 7)} LIMIT 1`);
+      return (await db.execute<{ ef: string }>(sql`SELECT current_setting('hnsw.ef_search') AS ef`))
+        .rows[0]?.ef;
+    });
+    expect(session).toBe("100");
+
     // The wallet as memory_counts would see it with 60,000 more memories: on a server, recall
-    // then sets a deeper hnsw.ef_search (recallEfSearch) in a transaction around its statement
-    // (the embedded database caps the depth at its default). Several at once, as agents
-    // recall: each gets its own transaction and the same answer.
+    // then searches deeper (recallEfSearch; the embedded database caps the depth at its
+    // default). Several at once, as agents recall: each gets the same answer.
     const shallow = await recallTop(w, probe);
     await withDb((db) =>
       db.execute(sql`INSERT INTO memory_counts (user_id, namespace, live)

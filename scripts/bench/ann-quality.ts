@@ -48,11 +48,7 @@ export async function annAgreement(
   vectors: number[][],
   efSearch?: number,
 ): Promise<Agreement> {
-  // At the search depth recall uses for this wallet (recallEfSearch), unless one is given.
-  const size = await db.execute<{ n: number; cap: string | null }>(
-    sql`SELECT ${countedLive(userId)} AS n, ${efSearchCap} AS cap`,
-  );
-  const ef = efSearch ?? recallEfSearch(Number(size.rows[0]?.n ?? 0), size.rows[0]?.cap);
+  const ef = efSearch ?? (await walletEfSearch(db, userId));
   return db.transaction(async (tx) => {
     if (ef !== undefined) {
       await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);
@@ -83,6 +79,14 @@ export async function annAgreement(
   });
 }
 
+/** The search depth recall uses for this wallet (recallEfSearch), or undefined for the default. */
+async function walletEfSearch(db: Db, userId: string): Promise<number | undefined> {
+  const size = await db.execute<{ n: number; cap: string | null }>(
+    sql`SELECT ${countedLive(userId)} AS n, ${efSearchCap} AS cap`,
+  );
+  return recallEfSearch(Number(size.rows[0]?.n ?? 0), size.rows[0]?.cap);
+}
+
 /** How recall found its candidates for one query: the plan lines of its candidate sources. */
 export async function recallPlan(
   db: Db,
@@ -102,6 +106,7 @@ export async function recallPlan(
     model,
     semantic,
     k: 50,
+    efSearch: await walletEfSearch(db, userId),
     take: 15,
     now: Date.now(),
   });

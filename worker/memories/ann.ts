@@ -67,6 +67,21 @@ export function recallEfSearch(size: number, cap?: string | null): number | unde
   return ef > EF_SEARCH_DEFAULT ? ef : undefined;
 }
 
+/**
+ * The query vector (a pgvector literal) to order a search of the HNSW shard by, searching it at
+ * depth `efSearch` when given. The depth comes with the vector: an uncorrelated subquery sets
+ * hnsw.ef_search for the statement's transaction (is_local: a statement outside BEGIN is a
+ * transaction of its own, so the setting ends with it), Postgres runs that subquery when the
+ * index scan starts, and pgvector reads the setting on the scan's first row. In a transaction
+ * of BEGIN, set_config, the statement and COMMIT, the depth cost three more round trips.
+ */
+export function annQueryVector(v: string, efSearch?: number): SQL {
+  return efSearch === undefined
+    ? sql`${v}::vector`
+    : sql`(SELECT ${v}::vector
+        FROM (SELECT set_config('hnsw.ef_search', ${String(efSearch)}, true)) AS depth)`;
+}
+
 /** Rows flipped into the index per statement: each takes ~1 ms of HNSW insertion. */
 const INDEX_CHUNK = 100;
 /**

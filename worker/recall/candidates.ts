@@ -12,7 +12,7 @@
  * the connection it opens) overlaps that call; with the instant lexical one it does not.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { annRows, backlogRows } from "../memories/ann";
+import { annQueryVector, annRows, backlogRows } from "../memories/ann";
 import { inShard } from "../memories/shard";
 import { scoreSql } from "./scoring";
 
@@ -76,6 +76,11 @@ export interface RecallStatementInput {
   semantic: boolean;
   /** Candidates per source (nearest vectors, full-text). */
   k: number;
+  /**
+   * The HNSW search depth (hnsw.ef_search) for the nearest vectors, when not the database's
+   * (ann.ts, recallEfSearch). The statement sets it itself (ann.ts, annQueryVector).
+   */
+  efSearch?: number;
   /** Rows returned: the best `take` by score. */
   take: number;
   now: number;
@@ -92,6 +97,7 @@ export function recallStatement({
   model,
   semantic,
   k,
+  efSearch,
   take,
   now,
 }: RecallStatementInput): SQL {
@@ -143,7 +149,7 @@ export function recallStatement({
       SELECT id FROM memories
       WHERE ${where} AND embedding_model = ${model}
         AND ${annRows(userId)}
-      ORDER BY embedding <=> ${v}::vector
+      ORDER BY embedding <=> ${annQueryVector(v, efSearch)}
       LIMIT ${k}
     ),
     vec_backlog AS (

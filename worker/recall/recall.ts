@@ -81,6 +81,10 @@ export async function rankMemories(
   // they are scored again here, exactly, for the response.
   const now = Date.now();
   const exact = isExactScope(Number(size.rows[0]?.n ?? 0));
+  // A large wallet's graph is searched deeper (recallEfSearch), by the statement itself.
+  const ef = exact
+    ? undefined
+    : recallEfSearch(Number(size.rows[0]?.wallet ?? 0), size.rows[0]?.cap);
   const statement = recallStatement({
     userId: ctx.userId,
     where,
@@ -91,21 +95,11 @@ export async function rankMemories(
     model,
     semantic: ctx.embedder.semantic,
     k,
+    efSearch: ef,
     take: limit + SCORE_SLACK,
     now,
   });
-  // A large wallet's graph is searched deeper (recallEfSearch); the setting is local to a
-  // transaction, so only those recalls pay for one.
-  const ef = exact
-    ? undefined
-    : recallEfSearch(Number(size.rows[0]?.wallet ?? 0), size.rows[0]?.cap);
-  const run = () =>
-    ef === undefined
-      ? ctx.db.execute<CandidateRow>(statement)
-      : ctx.db.transaction(async (tx) => {
-          await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);
-          return tx.execute<CandidateRow>(statement);
-        });
+  const run = () => ctx.db.execute<CandidateRow>(statement);
   const result = await (ctx.timings?.measure("sql", run) ?? run());
 
   const scoring = performance.now();
