@@ -16,7 +16,7 @@ import ws from "ws";
 import { memories, users } from "../../schema/tables";
 import { connectDb } from "../../worker/db/client";
 import { vectorLiteral } from "../../worker/lib/vector-literal";
-import { annRows } from "../../worker/memories/ann";
+import { annQueryVector, annRows } from "../../worker/memories/ann";
 import { liveMemory } from "../../worker/memories/rows";
 import { BgeModel } from "../embedder/bge";
 import { SHARED_MODEL_DIR } from "../embedder/model-files";
@@ -109,17 +109,13 @@ if (!userId) {
 }
 for (const ef of (process.env.EF ?? "100").split(",").map(Number)) {
   if (process.env.TIME) {
-    // One probe as recall's vec_ann makes it (LIMIT 50), at this depth.
-    const wallet = userId;
+    // One probe as recall's vec_ann makes it (LIMIT 50), at this depth (annQueryVector).
     const started = performance.now();
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);
-      for (const q of qv) {
-        await tx.execute(sql`SELECT ${memories.id} FROM ${memories}
-          WHERE ${liveMemory(wallet)} AND ${annRows(wallet)}
-          ORDER BY ${memories.embedding} <=> ${vectorLiteral(q)}::vector LIMIT 50`);
-      }
-    });
+    for (const q of qv) {
+      await db.execute(sql`SELECT ${memories.id} FROM ${memories}
+        WHERE ${liveMemory(userId)} AND ${annRows(userId)}
+        ORDER BY ${memories.embedding} <=> ${annQueryVector(vectorLiteral(q), ef)} LIMIT 50`);
+    }
     console.log(
       `  ef ${ef}: ${((performance.now() - started) / qv.length).toFixed(2)} ms a probe (LIMIT 50)`,
     );

@@ -11,8 +11,15 @@
  */
 import { and, type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
-import type { Db, DbOrTx } from "../../worker/db/client";
-import { annRows, backlogRows, efSearchCap, recallEfSearch } from "../../worker/memories/ann";
+import type { Db } from "../../worker/db/client";
+import { vectorLiteral } from "../../worker/lib/vector-literal";
+import {
+  annQueryVector,
+  annRows,
+  backlogRows,
+  efSearchCap,
+  recallEfSearch,
+} from "../../worker/memories/ann";
 import { filterConditions } from "../../worker/memories/list";
 import { countedLive } from "../../worker/memories/live-count";
 import { liveMemory } from "../../worker/memories/rows";
@@ -29,9 +36,7 @@ export interface Agreement {
   efSearch: number;
 }
 
-const literal = (v: number[]) => `[${v.join(",")}]`;
-
-async function nearestIds(db: DbOrTx, where: SQL, v: string, exact: boolean): Promise<string[]> {
+async function nearestIds(db: Db, where: SQL, v: string, exact: boolean): Promise<string[]> {
   const order = exact
     ? sql`(${memories.embedding} <=> ${v}::vector) + 0`
     : sql`${memories.embedding} <=> ${v}::vector`;
@@ -49,34 +54,31 @@ export async function annAgreement(
   efSearch?: number,
 ): Promise<Agreement> {
   const ef = efSearch ?? (await walletEfSearch(db, userId));
-  return db.transaction(async (tx) => {
-    if (ef !== undefined) {
-      await tx.execute(sql`SELECT set_config('hnsw.ef_search', ${String(ef)}, true)`);
-    }
-    const scope = sql`${liveMemory(userId)} AND ${memories.embeddingModel} = ${model}`;
-    let top1 = 0;
-    let overlap = 0;
-    for (const vector of vectors) {
-      const v = literal(vector);
-      const exact = await nearestIds(tx, scope, v, true);
-      // As recall's vec_ann and vec_backlog sources, merged by distance.
-      const found = await tx.execute<{ id: string }>(sql`
-        SELECT id FROM (
-          (SELECT ${memories.id} AS id, ${memories.embedding} <=> ${v}::vector AS d FROM ${memories}
-            WHERE ${scope} AND ${annRows(userId)} ORDER BY ${memories.embedding} <=> ${v}::vector
-            LIMIT 10)
-          UNION ALL
-          (SELECT ${memories.id}, ${memories.embedding} <=> ${v}::vector FROM ${memories}
-            WHERE ${scope} AND ${backlogRows}
-            ORDER BY (${memories.embedding} <=> ${v}::vector) + 0 LIMIT 10)
-        ) c ORDER BY d LIMIT 10`);
-      const ids = found.rows.map((r) => r.id);
-      if (ids[0] !== undefined && ids[0] === exact[0]) top1 += 1;
-      overlap += exact.filter((id) => ids.includes(id)).length / Math.max(1, exact.length);
-    }
-    const n = Math.max(1, vectors.length);
-    return { queries: vectors.length, top1: top1 / n, overlap10: overlap / n, efSearch: ef ?? 100 };
-  });
+  const scope = sql`${liveMemory(userId)} AND ${memories.embeddingModel} = ${model}`;
+  let top1 = 0;
+  let overlap = 0;
+  for (const vector of vectors) {
+    const v = vectorLiteral(vector);
+    const exact = await nearestIds(db, scope, v, true);
+    // As recall's vec_ann (at its depth, annQueryVector) and vec_backlog sources, merged by
+    // distance.
+    const found = await db.execute<{ id: string }>(sql`
+      SELECT id FROM (
+        (SELECT ${memories.id} AS id, ${memories.embedding} <=> ${v}::vector AS d FROM ${memories}
+          WHERE ${scope} AND ${annRows(userId)}
+          ORDER BY ${memories.embedding} <=> ${annQueryVector(v, ef)}
+          LIMIT 10)
+        UNION ALL
+        (SELECT ${memories.id}, ${memories.embedding} <=> ${v}::vector FROM ${memories}
+          WHERE ${scope} AND ${backlogRows}
+          ORDER BY (${memories.embedding} <=> ${v}::vector) + 0 LIMIT 10)
+      ) c ORDER BY d LIMIT 10`);
+    const ids = found.rows.map((r) => r.id);
+    if (ids[0] !== undefined && ids[0] === exact[0]) top1 += 1;
+    overlap += exact.filter((id) => ids.includes(id)).length / Math.max(1, exact.length);
+  }
+  const n = Math.max(1, vectors.length);
+  return { queries: vectors.length, top1: top1 / n, overlap10: overlap / n, efSearch: ef ?? 100 };
 }
 
 /** The search depth recall uses for this wallet (recallEfSearch), or undefined for the default. */
@@ -102,7 +104,7 @@ export async function recallPlan(
     exact: false,
     commonLexemes: await commonLexemes(db),
     query,
-    vector: literal(vector),
+    vector: vectorLiteral(vector),
     model,
     semantic,
     k: 50,
