@@ -56,7 +56,7 @@ export const efSearchCap = sql`current_setting('memory_service.ef_search_max', t
  * undefined for the database's default. A larger graph needs a deeper search for the same
  * agreement with an exact scan. Measured with bge vectors (LoCoMo sentences and blends of
  * two, LoCoMo questions as queries; docs/benchmarks.md): top-1 99.7% at 10k with ef 40; at
- * 100k 94-95% with ef 100, 97.7-99.0% with 200 and 99.0-100% with 400, for ~5, ~7 and ~11 ms a
+ * 100k 94-95% with ef 100, 97.7-99.5% with 200 and 99.0-100% with 400, for ~5, ~7 and ~11 ms a
  * probe. On the bench's lexical vectors (near random, the worst case for HNSW) 200 costs recall
  * ~3 ms at 100k and 400 ~20 ms, so the depth grows with the wallet, one step per 500
  * memories above 50,000, up to 200 or the database's cap (efSearchCap, read as text).
