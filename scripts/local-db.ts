@@ -75,8 +75,14 @@ export async function startLocalDatabase(opts: LocalDatabaseOptions): Promise<Lo
       // migrations (ALTER DATABASE … SET) never reach it: they are the session's defaults.
       // memory_service.ef_search_max: recall's deeper search of large wallets costs five times
       // more in WebAssembly than on a server (worker/memories/ann.ts, efSearchCap).
-      sessionDefaults:
-        "SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100; SET memory_service.ef_search_max = 100",
+      // memory_service.index_chunk: the indexer's statements stay short (2-9 ms a row in
+      // WebAssembly), since every other client waits for each one (ann.ts, indexChunk).
+      sessionDefaults: [
+        "SET hnsw.iterative_scan = relaxed_order",
+        "SET hnsw.ef_search = 100",
+        "SET memory_service.ef_search_max = 100",
+        "SET memory_service.index_chunk = 10",
+      ].join("; "),
       log: (line) => log(`embedded Postgres: ${line}`),
     });
     const port = await front.start();

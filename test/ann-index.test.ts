@@ -19,6 +19,7 @@ import {
   EXACT_SCAN_MAX,
   efSearchCap,
   indexBacklog,
+  indexChunk,
   recallEfSearch,
 } from "../worker/memories/ann";
 import { shardOf } from "../worker/memories/shard";
@@ -213,6 +214,21 @@ describe("the approximate index and its backlog", () => {
       ),
     );
     expect(row.rows[0]?.cap).toBe(row.rows[0]?.wasm ? "100" : null);
+  });
+
+  it("indexes in shorter statements where the database asks for them", async () => {
+    expect([undefined, null, "", "ten", "0", "10", "100", "500"].map(indexChunk)).toEqual([
+      100, 100, 100, 100, 100, 10, 100, 100,
+    ]);
+    // The embedded database asks for 10 (every other client waits for each statement there);
+    // a server leaves it to the code. The tests above index whole wallets either way.
+    const row = await withDb((db) =>
+      db.execute<{ chunk: string | null; wasm: boolean }>(
+        sql`SELECT current_setting('memory_service.index_chunk', true) AS chunk,
+          version() LIKE '%PGlite%' AS wasm`,
+      ),
+    );
+    expect(row.rows[0]?.chunk).toBe(row.rows[0]?.wasm ? "10" : null);
   });
 
   it("keeps parallel plans off memories (migration 0010)", async () => {

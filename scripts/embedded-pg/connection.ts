@@ -5,8 +5,10 @@
  */
 import type { Socket } from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
-import type { DatabaseLock } from "./lock";
+import { BACKGROUND_MARK } from "../../worker/db/background";
+import type { DatabaseLock, Lane } from "./lock";
 import {
+  boundName,
   CANCEL_REQUEST,
   CLOSE_COMPLETE,
   closePortal,
@@ -16,6 +18,7 @@ import {
   type FrontendMessage,
   GSSENC_REQUEST,
   isSyncPoint,
+  opensTransaction,
   PROTOCOL_3,
   parsedName,
   readUntyped,
@@ -54,6 +57,8 @@ export class Connection {
   readonly prefix: string;
   /** Scoped names of the prepared statements it created (closed when it leaves). */
   readonly statements = new Set<string>();
+  /** Scoped names of its prepared statements that are background work (lock.ts lanes). */
+  private readonly background = new Set<string>();
   /** Its session-level SET/RESET statements, replayed when it takes the database back. */
   readonly sessionSql: string[] = [];
   private buffer: Buffer = Buffer.alloc(0);
@@ -127,9 +132,15 @@ export class Connection {
   private track(message: FrontendMessage): FrontendMessage {
     const scoped = scopeNames(message, this.prefix);
     const name = parsedName(scoped);
-    if (name) this.statements.add(name);
+    if (name) {
+      this.statements.add(name);
+      if (sqlText(scoped)?.trimStart().startsWith(BACKGROUND_MARK)) this.background.add(name);
+      else this.background.delete(name);
+    }
     if (scoped.type === "C" && scoped.bytes[5] === 0x53) {
-      this.statements.delete(scoped.bytes.toString("utf8", 6, scoped.bytes.length - 1));
+      const closed = scoped.bytes.toString("utf8", 6, scoped.bytes.length - 1);
+      this.statements.delete(closed);
+      this.background.delete(closed);
     }
     const text = sqlText(scoped);
     if (text !== undefined && setsSessionState(text)) this.sessionSql.push(text);
@@ -153,7 +164,13 @@ export class Connection {
         return;
       }
       if (!this.holding) {
-        const granted = await this.front.lock.acquire(this, this.front.lockTimeoutMs);
+        const unit = this.pending.slice(0, end + 1);
+        const granted = await this.front.lock.acquire(
+          this,
+          this.front.lockTimeoutMs,
+          this.laneOf(unit),
+          unit.some((m) => opensTransaction(sqlText(m))),
+        );
         if (this.closed) {
           if (granted) this.front.lock.release(this);
           return;
@@ -168,6 +185,16 @@ export class Connection {
       const status = await this.execute(this.pending.splice(0, end + 1));
       if (status === "I") this.letGo();
     }
+  }
+
+  /** Background if the unit's statements are marked so (worker/db/background.ts). */
+  private laneOf(unit: FrontendMessage[]): Lane {
+    const marked = unit.some((m) => {
+      const name = boundName(m);
+      if (name) return this.background.has(name);
+      return sqlText(m)?.trimStart().startsWith(BACKGROUND_MARK) ?? false;
+    });
+    return marked ? "background" : "request";
   }
 
   /** Runs one unit; answers the client as PGlite answers; returns the final status. */

@@ -117,6 +117,7 @@ export class PGliteFront implements ConnectionHost {
 
   forget(conn: Connection): void {
     this.connections.delete(conn);
+    this.lock.forget(conn);
     if (this.lastRunner === conn) this.lastRunner = undefined;
   }
 

@@ -129,12 +129,24 @@ export function parsedName(m: FrontendMessage): string | undefined {
   return m.type === "P" ? cstring(m.bytes.subarray(5), 0)[0] : undefined;
 }
 
+/** The statement name a Bind message runs ("" for the unnamed one). */
+export function boundName(m: FrontendMessage): string | undefined {
+  if (m.type !== "B") return undefined;
+  const body = m.bytes.subarray(5);
+  return cstring(body, cstring(body, 0)[1])[0];
+}
+
 /** The SQL text of a simple Query or a Parse message. */
 export function sqlText(m: FrontendMessage): string | undefined {
   const body = m.bytes.subarray(5);
   if (m.type === "Q") return cstring(body, 0)[0];
   if (m.type === "P") return cstring(body, cstring(body, 0)[1])[0];
   return undefined;
+}
+
+/** Whether a statement opens a transaction (BEGIN, START TRANSACTION). */
+export function opensTransaction(text: string | undefined): boolean {
+  return text !== undefined && /^\s*(begin|start\s+transaction)\b/i.test(text);
 }
 
 /**

@@ -20,6 +20,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
+import { background } from "../db/background";
 import type { DbOrTx } from "../db/client";
 import { undeletedMemory } from "./rows";
 import { inShard } from "./shard";
@@ -82,8 +83,17 @@ export function annQueryVector(v: string, efSearch?: number): SQL {
         FROM (SELECT set_config('hnsw.ef_search', ${String(efSearch)}, true)) AS depth)`;
 }
 
-/** Rows flipped into the index per statement: each takes ~1 ms of HNSW insertion. */
+/**
+ * Rows flipped into the index per statement: each takes ~1 ms of HNSW insertion on a server.
+ * A database can set fewer with `memory_service.index_chunk`: the embedded one sets 10
+ * (scripts/local-db.ts), since in WebAssembly a row takes 2-9 ms and every other client waits
+ * for the statement.
+ */
 const INDEX_CHUNK = 100;
+export const indexChunk = (setting: string | null | undefined): number => {
+  const n = Number.parseInt(setting ?? "", 10);
+  return n >= 1 && n <= INDEX_CHUNK ? n : INDEX_CHUNK;
+};
 /**
  * The indexer waits for this many un-indexed rows: below it, the exact scan of the backlog
  * costs little (one probe against 500 rows is ~0.1 ms), and indexing a row or two after every
@@ -105,13 +115,17 @@ export const backlogRows = sql`NOT ${memories.ann}`;
  * skips rows another run has locked. Returns how many rows it indexed.
  */
 export async function indexBacklog(db: DbOrTx, userId: string): Promise<number> {
-  const sizes = await db.execute<{ live: number; backlog: number }>(sql`
+  const sizes = await db.execute<{ live: number; backlog: number; chunk: string | null }>(
+    background(sql`
     SELECT
       ${scopeSize(undeletedMemory(userId))} AS live,
       (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${undeletedMemory(userId)}
-        AND ${backlogRows} LIMIT ${BACKLOG_MIN}) b) AS backlog`);
-  const { live = 0, backlog = 0 } = sizes.rows[0] ?? {};
+        AND ${backlogRows} LIMIT ${BACKLOG_MIN}) b) AS backlog,
+      current_setting('memory_service.index_chunk', true) AS chunk`),
+  );
+  const { live = 0, backlog = 0, chunk: chunkSetting } = sizes.rows[0] ?? {};
   if (isExactScope(live) || backlog < BACKLOG_MIN) return 0;
+  const chunk = indexChunk(chunkSetting);
   const started = Date.now();
   let total = 0;
   for (;;) {
@@ -119,15 +133,17 @@ export async function indexBacklog(db: DbOrTx, userId: string): Promise<number> 
     // oldest first (memories_user_live_idx) past every indexed one to reach the backlog, the
     // newest rows: 95 ms a chunk at 10k memories, growing with the wallet. Unordered, it reads
     // the backlog's own partial index (memories_ann_backlog_idx): 0.5 ms.
-    const flipped = await db.execute(sql`
+    const flipped = await db.execute(
+      background(sql`
       UPDATE ${memories} SET ann = true
       WHERE ${memories.id} IN (
         SELECT ${memories.id} FROM ${memories}
         WHERE ${undeletedMemory(userId)} AND ${backlogRows}
-        LIMIT ${INDEX_CHUNK}
-        FOR UPDATE SKIP LOCKED)`);
+        LIMIT ${chunk}
+        FOR UPDATE SKIP LOCKED)`),
+    );
     const n = flipped.rowCount ?? 0;
     total += n;
-    if (n < INDEX_CHUNK || Date.now() - started > INDEX_BUDGET_MS) return total;
+    if (n < chunk || Date.now() - started > INDEX_BUDGET_MS) return total;
   }
 }

@@ -1,0 +1,12 @@
+/**
+ * SQL run as background work: after the response, with no caller waiting on it (today the
+ * HNSW indexer, memories/ann.ts). A leading comment says so. PostgreSQL ignores it; the
+ * embedded database's front (scripts/embedded-pg/lock.ts), which runs one statement at a time
+ * for every client, queues such statements in a lane of their own, so that a caller's request
+ * waits behind at most one of them instead of a queue of them.
+ */
+import { type SQL, sql } from "drizzle-orm";
+
+export const BACKGROUND_MARK = "/* memory-service: background */";
+
+export const background = (query: SQL): SQL => sql`${sql.raw(BACKGROUND_MARK)} ${query}`;
