@@ -1,23 +1,26 @@
 /**
  * The embedded database's one session, held by one client at a time (front.ts).
  *
- * Waiting units are in two lanes, each first come, first served:
+ * Waiting units are in two lanes:
  * - requests: what the service does while a caller waits;
  * - background: work marked as such in its SQL (worker/db/background.ts), today the HNSW
  *   indexer, which runs after a response.
- * Who goes next when the database frees:
- * 1. a statement outside a transaction, of a connection that has held the database for less
- *    than LIGHT_MS in all: a short request (a recall or a list in a small wallet) waits only
- *    for the unit running. Not a BEGIN: a transaction keeps the database until it ends (a
- *    batch store's is ~0.4 s in WebAssembly), and the service opens a connection per
- *    request, so every write would count as short;
- * 2. otherwise the lane that has held the database less lately (its busy time, fading with a
- *    time constant of FADE_MS), background time counting 1/BACKGROUND_WEIGHT: background work
- *    gets two thirds of the database while requests keep coming. The indexer needs about
- *    that to keep up with one wallet's batch stores in WebAssembly (2-9 ms a row): storing
- *    10,000 memories in batches of 100, it ended 1,260 rows behind, and 4,000 memories
- *    (every row indexed only past 2,000) 2,000 behind; with half, 2,650.
- * Within a lane, arrival order. Measured (docs/benchmarks.md): with one arrival-order queue, a
+ * When the database frees, the lanes take turns by how long each has held it lately (its busy
+ * time, fading with a time constant of FADE_MS), background time counting 1/BACKGROUND_WEIGHT:
+ * background work gets two thirds of the database while requests keep coming. The indexer
+ * needs about that to keep up with one wallet's batch stores in WebAssembly (2-9 ms a row):
+ * storing 10,000 memories in batches of 100, it ended 1,290 rows behind, and 4,000 memories
+ * (every row indexed only past 2,000) 1,950 behind; with half, 2,650.
+ *
+ * Within the request lane a short request goes first: a statement outside a transaction, from
+ * a connection that has held the database for less than LIGHT_MS in all (a recall or a list
+ * in a small wallet), unless another request has waited AGED_MS (a stream of short requests
+ * never holds a write back for long). A short request also takes the turn after any
+ * background unit, so background work never keeps it waiting for more than one unit. Not a
+ * BEGIN: a transaction keeps the database until it ends (a batch store's, 0.05-1.5 s in
+ * WebAssembly), and the service opens a connection per request, so every write would count
+ * as short.
+ * Otherwise, arrival order. Measured (docs/benchmarks.md): with one arrival-order queue, a
  * wallet storing past 2,000 memories held up another wallet's recalls by up to 10 s.
  */
 export type Lane = "request" | "background";
@@ -27,6 +30,8 @@ interface Waiter<T> {
   lane: Lane;
   /** The unit opens a transaction (BEGIN): the client keeps the database until it ends. */
   transaction: boolean;
+  /** When it began to wait (the lock's clock). */
+  since: number;
   resolve: (granted: boolean) => void;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -35,8 +40,10 @@ interface Waiter<T> {
 const FADE_MS = 1000;
 /** How many times the requests' busy time background work may take when both wait. */
 const BACKGROUND_WEIGHT = 2;
-/** A connection that has held the database for less than this in all is served first. */
+/** A connection that has held the database for less than this in all is served first… */
 const LIGHT_MS = 50;
+/** …unless a request has waited this long. */
+const AGED_MS = 500;
 
 export class DatabaseLock<T> {
   owner: T | undefined;
@@ -74,6 +81,7 @@ export class DatabaseLock<T> {
         conn,
         lane,
         transaction,
+        since: this.now(),
         resolve,
         timer: setTimeout(() => this.drop(waiter), timeoutMs),
       };
@@ -129,14 +137,15 @@ export class DatabaseLock<T> {
     this.grantedAt = this.now();
   }
 
-  /** Who goes next (see the module comment). */
+  /** Who goes next (see the module comment); `ownerLane` is still the last holder's. */
   private next(): Waiter<T> | undefined {
-    const light = this.waiters.find(
-      (w) => w.lane === "request" && !w.transaction && (this.held.get(w.conn) ?? 0) < LIGHT_MS,
-    );
-    if (light) return light;
-    const request = this.waiters.find((w) => w.lane === "request");
+    const now = this.now();
+    const requests = this.waiters.filter((w) => w.lane === "request");
+    const light = requests.find((w) => !w.transaction && (this.held.get(w.conn) ?? 0) < LIGHT_MS);
     const background = this.waiters.find((w) => w.lane === "background");
+    if (light && background && this.ownerLane === "background") return light;
+    const aged = requests.find((w) => now - w.since >= AGED_MS);
+    const request = aged ?? light ?? requests[0];
     if (!request || !background) return request ?? background;
     this.charge("request", 0);
     return this.busy.background < BACKGROUND_WEIGHT * this.busy.request ? background : request;

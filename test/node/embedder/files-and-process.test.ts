@@ -7,7 +7,7 @@ import { createReadStream, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startModelProcess } from "../../../scripts/embedder/launch";
 import {
   checkFolder,
@@ -16,7 +16,9 @@ import {
   MODEL_FILES,
   SHARED_MODEL_DIR,
 } from "../../../scripts/embedder/model-files";
-import { MODEL, quiet, tempDir } from "./fixtures";
+import { MODEL, quiet, removeTempDirs, tempDir } from "./fixtures";
+
+afterAll(removeTempDirs);
 
 async function fakeHub(opts: { corrupt?: string } = {}): Promise<{ url: string; server: Server }> {
   const prefix = `/${HUB_REPO}/resolve/main/`;

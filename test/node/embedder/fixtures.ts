@@ -1,5 +1,5 @@
 /** What the tests of the local embedding process share. */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -11,4 +11,13 @@ export const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => {
   return s;
 };
 export const quiet = () => {};
-export const tempDir = () => mkdtempSync(join(tmpdir(), "embedder-test-"));
+const made: string[] = [];
+/** A new empty folder; removeTempDirs deletes every one made. */
+export const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "embedder-test-"));
+  made.push(dir);
+  return dir;
+};
+export const removeTempDirs = () => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+};
