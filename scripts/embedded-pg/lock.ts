@@ -147,7 +147,7 @@ export class DatabaseLock<T> {
     const aged = requests.find((w) => now - w.since >= AGED_MS);
     const request = aged ?? light ?? requests[0];
     if (!request || !background) return request ?? background;
-    this.charge("request", 0);
+    this.charge("request", 0); // fades both lanes' busy time to now
     return this.busy.background < BACKGROUND_WEIGHT * this.busy.request ? background : request;
   }
 
