@@ -77,14 +77,42 @@ describe("Batcher", () => {
     g.release();
     expect(await first).toEqual(["v:a"]);
     await tick();
-    expect(g.runs).toEqual([["a"], ["b", "c", "d"]]);
+    // The smallest request first.
+    expect(g.runs).toEqual([["a"], ["d", "b", "c"]]);
     g.release();
     expect(await second).toEqual(["v:b", "v:c"]);
     expect(await third).toEqual(["v:d"]);
     expect(batcher.stats).toEqual({ requests: 3, runs: 2, texts: 4 });
   });
 
-  it("keeps runs under maxTexts with whole requests, and fails only the requests of a failed run", async () => {
+  it("splits a large request across runs, so a query waits for at most one run", async () => {
+    const g = gated();
+    const batcher = new Batcher(g.run, 4);
+    const texts = Array.from({ length: 10 }, (_, i) => `t${i}`);
+    let bigDone = false;
+    const big = batcher.embed(texts).then((v) => {
+      bigDone = true;
+      return v;
+    });
+    await tick();
+    const query = batcher.embed(["q"]);
+    g.release();
+    await tick();
+    expect(g.runs[1]).toEqual(["q", "t4", "t5", "t6"]);
+    g.release();
+    expect(await query).toEqual(["v:q"]);
+    expect(bigDone).toBe(false);
+    await tick();
+    g.release();
+    expect(await big).toEqual(texts.map((t) => `v:${t}`));
+    expect(g.runs).toEqual([
+      ["t0", "t1", "t2", "t3"],
+      ["q", "t4", "t5", "t6"],
+      ["t7", "t8", "t9"],
+    ]);
+  });
+
+  it("fails the requests with texts in a failed run, and no other", async () => {
     let calls = 0;
     const batcher = new Batcher(async (texts: string[]) => {
       calls += 1;
@@ -97,13 +125,15 @@ describe("Batcher", () => {
       batcher.embed(["d"]),
       batcher.embed([]),
     ]);
+    // Runs: [a, b]; then the smallest first: [d, boom] fails d and the boom request.
     expect(results.map((r) => r.status)).toEqual([
       "fulfilled",
       "rejected",
-      "fulfilled",
+      "rejected",
       "fulfilled",
     ]);
-    expect(calls).toBe(3);
+    expect(results[0]).toMatchObject({ value: ["a", "b"] });
+    expect(calls).toBe(2);
   });
 });
 
