@@ -5,7 +5,7 @@
  */
 import type { Socket } from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
-import { BACKGROUND_MARK } from "../../worker/db/background";
+import { isBackground } from "../../worker/db/background";
 import type { DatabaseLock, Lane } from "./lock";
 import {
   boundName,
@@ -131,10 +131,11 @@ export class Connection {
   /** Scopes a message's names to this client and notes what it creates. */
   private track(message: FrontendMessage): FrontendMessage {
     const scoped = scopeNames(message, this.prefix);
+    const text = sqlText(scoped);
     const name = parsedName(scoped);
     if (name) {
       this.statements.add(name);
-      if (sqlText(scoped)?.trimStart().startsWith(BACKGROUND_MARK)) this.background.add(name);
+      if (isBackground(text)) this.background.add(name);
       else this.background.delete(name);
     }
     if (scoped.type === "C" && scoped.bytes[5] === 0x53) {
@@ -142,7 +143,6 @@ export class Connection {
       this.statements.delete(closed);
       this.background.delete(closed);
     }
-    const text = sqlText(scoped);
     if (text !== undefined && setsSessionState(text)) this.sessionSql.push(text);
     return scoped;
   }
@@ -192,7 +192,7 @@ export class Connection {
     const marked = unit.some((m) => {
       const name = boundName(m);
       if (name) return this.background.has(name);
-      return sqlText(m)?.trimStart().startsWith(BACKGROUND_MARK) ?? false;
+      return isBackground(sqlText(m));
     });
     return marked ? "background" : "request";
   }

@@ -10,3 +10,7 @@ import { type SQL, sql } from "drizzle-orm";
 export const BACKGROUND_MARK = "/* memory-service: background */";
 
 export const background = (query: SQL): SQL => sql`${sql.raw(BACKGROUND_MARK)} ${query}`;
+
+/** Whether a statement's text is marked as background work. */
+export const isBackground = (text: string | undefined): boolean =>
+  text?.trimStart().startsWith(BACKGROUND_MARK) ?? false;
