@@ -11,6 +11,7 @@
  *            only for wallets too large for exact scans (worker/memories/ann.ts).
  * relations  typed, directed links between two memories of the same user.
  * memory_history  one row per PATCH of a memory, holding the changed fields' new values.
+ * namespace_versions  a write counter per (wallet, namespace), for deduplication without locks.
  */
 import { sql } from "drizzle-orm";
 import {
@@ -172,6 +173,25 @@ export const memoryCounts = pgTable(
     live: integer("live").notNull(),
   },
   (t) => [index("memory_counts_user_idx").on(t.userId, t.namespace)],
+);
+
+/**
+ * A counter per (wallet, namespace), raised by every write that creates memories there
+ * (store, batch store, import, ingest, Markdown import), in the writing transaction. It is
+ * how deduplication stays exact without holding a lock across round trips: a store reads
+ * the namespace's version with its duplicate probe, and its one write statement raises the
+ * version only if it is still the one read (worker/memories/namespace-version.ts). A store
+ * that finds it changed wrote nothing, and runs again under the row's lock. No foreign key:
+ * a row of a deleted wallet only costs its few bytes.
+ */
+export const namespaceVersions = pgTable(
+  "namespace_versions",
+  {
+    userId: uuid("user_id").notNull(),
+    namespace: text("namespace").notNull(),
+    version: integer("version").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.namespace] })],
 );
 
 export const relations = pgTable(

@@ -1,5 +1,6 @@
 /**
- * New memory rows in one statement: INSERT … SELECT over `unnest` of one array per column.
+ * New memory rows in one statement: INSERT … SELECT over `unnest` of one array per column,
+ * as raw SQL, so it can be one part of a store's write statement (store-write.ts).
  *
  * drizzle's multi-row VALUES binds 16 parameters a row (1,600 for a batch of 100) and writes
  * each vector as JSON: building that statement took ~16 ms in Node for 100 rows, and Postgres
@@ -7,9 +8,7 @@
  * text (vectorLiteral). A batch's write went from 35-45 to 21-25 ms (docs/benchmarks.md).
  */
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
-import type { SelectedFieldsFlat } from "drizzle-orm/pg-core";
 import { memories } from "../../schema/tables";
-import type { DbOrTx } from "../db/client";
 import { vectorLiteral } from "../lib/vector-literal";
 import type { MemoryRecord } from "./rows";
 
@@ -32,14 +31,16 @@ export type NewRow = Pick<
 
 type Insertable = keyof typeof memories.$inferInsert;
 
-/** Inserts `rows` for the wallet, their vectors of `model`; RETURNING `returning`. */
-export function insertRows(
-  db: DbOrTx,
+/**
+ * The INSERT of `rows` for the wallet, their vectors of `model`, only `when` it holds (a
+ * condition on the rest of the statement); RETURNING `returning`.
+ */
+export function insertStatement(
   userId: string,
   model: string,
   rows: NewRow[],
-  returning: SelectedFieldsFlat,
-): Promise<Record<string, unknown>[]> {
+  { when, returning }: { when: SQL; returning: SQL },
+): SQL {
   const arrays = sql`unnest(
     ${sql.param(rows.map((r) => r.id))}::uuid[],
     ${sql.param(rows.map((r) => r.namespace))}::text[],
@@ -85,12 +86,14 @@ export function insertRows(
     contentHash: sql`u.content_hash`,
     ann: sql`false`,
   };
-  const list = Object.entries(getTableColumns(memories))
+  const columns = Object.entries(getTableColumns(memories))
     // drizzle's own rule for the INSERT column list (Column.shouldDisableInsert).
-    .filter(([, column]) => column.generated === undefined || column.generated.type === "byDefault")
-    .map(([key]) => values[key as Insertable]);
-  return db
-    .insert(memories)
-    .select(sql`SELECT ${sql.join(list, sql`, `)} FROM ${arrays}`)
-    .returning(returning);
+    .filter(
+      ([, column]) => column.generated === undefined || column.generated.type === "byDefault",
+    );
+  const names = columns.map(([, column]) => sql.identifier(column.name));
+  const list = columns.map(([key]) => values[key as Insertable]);
+  return sql`INSERT INTO ${memories} (${sql.join(names, sql`, `)})
+    SELECT ${sql.join(list, sql`, `)} FROM ${arrays} WHERE ${when}
+    RETURNING ${returning}`;
 }

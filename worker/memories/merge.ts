@@ -24,6 +24,11 @@ export interface Draft {
   input?: NewMemory;
   /** Its content joins two texts and is embedded once the batch is merged. */
   reembed?: boolean;
+  /**
+   * An existing row's updated_at as the probe read it (Postgres's text): the write changes
+   * the row only if it is still that version (store-write.ts).
+   */
+  seenUpdatedAt?: string;
 }
 
 export type Nearest = {
@@ -36,6 +41,7 @@ export type Nearest = {
   pinned: boolean;
   immutable: boolean;
   expires_at: Date | string | null;
+  updated_at: string;
   similarity: number;
 };
 
@@ -69,6 +75,7 @@ export function existingDraft(row: Nearest, namespace: string): Draft {
     pinned: row.pinned,
     immutable: row.immutable,
     expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+    seenUpdatedAt: row.updated_at,
   };
 }
 

@@ -26,27 +26,38 @@ export async function createRelation(
       issues: [{ path: "target_id", message: "must differ from the source memory" }],
     });
   }
-  const ends = await ctx.db
-    .select({ id: memories.id })
-    .from(memories)
-    .where(and(inArray(memories.id, [sourceId, input.target_id]), liveMemory(ctx.userId)));
-  const found = new Set(ends.map((r) => r.id));
-  if (!found.has(sourceId)) throw notFound("Source memory");
-  if (!found.has(input.target_id)) throw notFound("Target memory");
-
-  const [row] = await ctx.db
+  // One statement: both ends checked and the relation inserted only if both are the caller's
+  // live memories (ON CONFLICT: an existing edge comes back as no row).
+  const insert = ctx.db
     .insert(relations)
-    .values({
-      userId: ctx.userId,
-      sourceId,
-      targetId: input.target_id,
-      relationType: input.relation_type,
-      metadata: input.metadata ?? {},
-    })
+    .select(
+      sql`SELECT gen_random_uuid(), ${ctx.userId}::uuid, ${sourceId}::uuid, ${input.target_id}::uuid,
+        ${input.relation_type}::text, ${JSON.stringify(input.metadata ?? {})}::jsonb, now()
+      WHERE (SELECT count(*) FROM ends) = 2`,
+    )
     .onConflictDoNothing()
     .returning();
-  if (!row) throw new ApiError("CONFLICT", "This relation already exists");
-  return toRelation(row);
+  const result = await ctx.db.execute<Record<string, unknown>>(sql`
+    WITH ends AS (
+      SELECT ${memories.id} AS id FROM ${memories}
+      WHERE ${memories.id} IN (${sourceId}, ${input.target_id}) AND ${liveMemory(ctx.userId)}
+    ),
+    ins AS (${insert.getSQL()})
+    SELECT ARRAY(SELECT id FROM ends) AS found, ins.* FROM (SELECT 1) one LEFT JOIN ins ON true`);
+  const row = result.rows[0] ?? {};
+  const found = new Set((row.found as string[] | undefined) ?? []);
+  if (!found.has(sourceId)) throw notFound("Source memory");
+  if (!found.has(input.target_id)) throw notFound("Target memory");
+  if (!row.id) throw new ApiError("CONFLICT", "This relation already exists");
+  return toRelation({
+    id: row.id as string,
+    userId: row.user_id as string,
+    sourceId: row.source_id as string,
+    targetId: row.target_id as string,
+    relationType: row.relation_type as string,
+    metadata: row.metadata as Record<string, unknown>,
+    createdAt: new Date(row.created_at as string),
+  });
 }
 
 function toRelation(r: typeof relations.$inferSelect) {

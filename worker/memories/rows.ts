@@ -116,6 +116,34 @@ export interface MemoryRecord {
 }
 
 /**
+ * memoryColumns in raw SQL, for statements drizzle's builder cannot write (a data-modifying
+ * WITH): the columns under their database names, of table alias `m` (or none).
+ */
+export function memoryColumnList(alias?: string): SQL {
+  const prefix = alias ? `${alias}.` : "";
+  return sql.raw(
+    Object.values(memoryColumns)
+      .map((c) => `${prefix}"${c.name}"`)
+      .join(", "),
+  );
+}
+
+/** A row of memoryColumnList, as drizzle would have mapped it (names and dates). */
+export function recordFromRow(row: Record<string, unknown>): MemoryRecord {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(memoryColumns)) {
+    const value = row[column.name];
+    out[key] =
+      column.dataType === "date" && value !== null && value !== undefined
+        ? new Date(value as string)
+        : column.name === "importance" || column.name === "access_count"
+          ? Number(value)
+          : value;
+  }
+  return out as unknown as MemoryRecord;
+}
+
+/**
  * The caller's memories not soft-deleted, expired or not: what sizes a scope (exact or HNSW
  * search, the indexer's threshold), since an index answers it alone, without reading rows.
  */

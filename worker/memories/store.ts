@@ -14,57 +14,64 @@
  *   type, session_id, agent_id   the existing memory's
  * An immutable memory is never changed by a merge; the store still reports it as the
  * deduplicated id. Merges write no history entry (only PATCH does).
+ *
+ * Two statements after the embedding: the duplicate probe with the namespaces' versions, and
+ * one write statement that claims those versions (namespace-version.ts, store-write.ts). At
+ * 40 ms from the database that is 2 round trips where BEGIN, lock, probe, insert, COMMIT were
+ * 5. When a concurrent store of the same namespace wins the claim, the store runs again in a
+ * transaction that locks the namespaces first: the old path, taken only under contention.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { memories } from "../../schema/tables";
+import { type SQL, sql } from "drizzle-orm";
 import type { DomainContext } from "../context";
+import type { DbOrTx } from "../db/client";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import { indexBacklog } from "./ann";
-import { mergeText } from "./dedup-rule";
-import { insertRows } from "./insert";
 import { foldLiveCounts } from "./live-count";
-import { type Draft, embedJoined, existingDraft, merge, type Nearest } from "./merge";
+import { embedJoined, type Nearest } from "./merge";
+import { lockNamespaces, readVersions, type Versions } from "./namespace-version";
 import { nearestStatement, probesOf } from "./nearest";
-import { type MemoryJson, type MemoryRecord, memoryColumns, toMemory } from "./rows";
+import { type MemoryJson, type MemoryRecord, toMemory } from "./rows";
 import type { NewMemory } from "./store-input";
+import { DEDUP_THRESHOLD, planStore, type StoredItem } from "./store-plan";
+import { storeWriteResult, storeWriteStatement } from "./store-write";
 
-export const DEDUP_THRESHOLD = 0.95;
+export { DEDUP_THRESHOLD, type StoredItem } from "./store-plan";
+
+/**
+ * With the claim, a shallow HNSW search for the probe: a duplicate to merge (cosine ≥ 0.95)
+ * is next to its probe in the graph, and recall's depth (ef_search 100, migration 0002) made
+ * each of a batch's probes several times dearer.
+ */
 const DEDUP_EF_SEARCH = 20;
-
-export interface StoredItem {
-  id: string;
-  deduplicated: boolean;
-}
 
 export interface StoreResult {
   items: StoredItem[];
   tokensUsed: number;
-  /** Each item's memory as the transaction left it, in item order; empty unless `withMemories`. */
+  /** Each item's memory as the write left it, in item order; empty unless `withMemories`. */
   memories: MemoryJson[];
 }
 
 export interface StoreOptions {
   /**
-   * Read the stored memories back inside the transaction (store and batch store answer with
-   * them). Off for extract, ingest and import, which answer with ids only.
+   * Read the stored memories back in the write (store and batch store answer with them).
+   * Off for extract, ingest and import, which answer with ids only.
    */
   withMemories?: boolean;
 }
 
-function dot(a: number[], b: number[]): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
-  return s;
+interface Batch {
+  inputs: NewMemory[];
+  vectors: number[][];
+  hashes: string[];
+  withMemories: boolean;
 }
 
 /**
  * Stores memories in order, all or nothing, in a fixed number of round trips whatever the
- * batch size: one embedding call, then one transaction that locks the namespaces, finds each
- * item's nearest live memory in one query, merges in memory, inserts the new rows in one
- * statement and updates the merged ones. Later items of a batch merge into earlier ones too.
- * Stores into one wallet's namespace are serialised with an advisory lock so that two
- * concurrent stores of the same text cannot both create a record.
+ * batch size: one embedding call, the probe (each item's nearest live memory and the
+ * namespaces' versions, in one statement), the merges decided here, and one write statement.
+ * Later items of a batch merge into earlier ones too.
  */
 export async function storeMemories(
   ctx: DomainContext,
@@ -77,171 +84,23 @@ export async function storeMemories(
     throw new ApiError("INTERNAL_ERROR", "Embedding count mismatch");
   }
   const hashes = await Promise.all(inputs.map((m) => sha256Hex(m.content)));
-  const model = ctx.embedder.model;
-  let extraTokens = 0;
+  const batch: Batch = { inputs, vectors, hashes, withMemories: options.withMemories ?? false };
 
-  const { items, stored } = await ctx.db.transaction(async (tx) => {
-    const lockKeys = [...new Set(inputs.map((m) => `${ctx.userId}/${m.namespace}`))].sort();
-    // With the namespace locks, a shallow HNSW search for this transaction: a duplicate to
-    // merge (cosine ≥ 0.95) is next to its probe in the graph, and recall's depth (ef_search
-    // 100, migration 0002) made each of a batch's probes several times dearer.
-    await tx.execute(sql`
-      SELECT set_config('hnsw.ef_search', ${String(DEDUP_EF_SEARCH)}, true),
-        pg_advisory_xact_lock(hashtextextended(k, 0))
-      FROM (SELECT unnest(${sql.param(lockKeys)}::text[]) AS k ORDER BY 1) AS keys`);
-
-    // Each item's nearest live memory of its namespace at the merge threshold or above
-    // (nearest.ts: exact for small scopes and backlogs, the HNSW shard above).
-    const findNearest = () =>
-      tx.execute<Nearest>(
-        nearestStatement({
-          userId: ctx.userId,
-          model,
-          probes: probesOf(
-            inputs.map((m) => m.namespace),
-            vectors,
-            hashes,
-          ),
-          sameText: true,
-          k: 1,
-          minSimilarity: DEDUP_THRESHOLD,
-          columns: sql`m.id, m.content, m.tags, m.importance, m.metadata, m.pinned, m.immutable,
-            m.expires_at`,
-        }),
-      );
-    const nearest = await (ctx.timings?.measure("dedup", findNearest) ?? findNearest());
-    const nearestOf = new Map(nearest.rows.map((r) => [Number(r.i), r]));
-
-    const drafts = new Map<string, Draft>();
-    const out: StoredItem[] = [];
-    for (const [i, input] of inputs.entries()) {
-      const vector = vectors[i] ?? [];
-      const hash = hashes[i] ?? "";
-      let target: Draft | undefined;
-      let best = DEDUP_THRESHOLD;
-      const fromDb = nearestOf.get(i);
-      if (
-        fromDb &&
-        Number(fromDb.similarity) >= best &&
-        !drafts.has(fromDb.id) &&
-        mergeText(fromDb.content, input.content)
-      ) {
-        best = Number(fromDb.similarity);
-        target = existingDraft(fromDb, input.namespace);
-      }
-      // Memories this batch already created or changed: compare with their current vectors.
-      for (const draft of drafts.values()) {
-        if (draft.namespace !== input.namespace) continue;
-        // A merged-into row that kept its text has no vector here: its similarity to this
-        // item is the one the nearest-memory query measured (when it was this item's nearest).
-        const similarity =
-          draft.vector.length > 0
-            ? dot(draft.vector, vector)
-            : fromDb?.id === draft.id
-              ? Number(fromDb.similarity)
-              : 0;
-        if (similarity >= best && mergeText(draft.content, input.content)) {
-          best = similarity;
-          target = draft;
-        }
-      }
-      if (target) {
-        drafts.set(target.id, target);
-        merge(target, input, vector, hash);
-        out.push({ id: target.id, deduplicated: true });
-        continue;
-      }
-      const draft: Draft = {
-        id: crypto.randomUUID(),
-        isNew: true,
-        dirty: true,
-        namespace: input.namespace,
-        content: input.content,
-        vector,
-        hash,
-        tags: input.tags,
-        metadata: input.metadata,
-        importance: input.importance,
-        pinned: input.pinned,
-        immutable: input.immutable,
-        expiresAt: input.expiresAt,
-        input,
-      };
-      drafts.set(draft.id, draft);
-      out.push({ id: draft.id, deduplicated: false });
-    }
-
-    extraTokens = await embedJoined(ctx, [...drafts.values()]);
-    const created = [...drafts.values()].filter((d) => d.isNew);
-    const writing = performance.now();
-    // The written rows come back from the writes themselves (RETURNING): reading them again
-    // after was another round trip and another pass over the batch's rows.
-    const written: MemoryRecord[] = [];
-    const returning = options.withMemories ? memoryColumns : { id: memories.id };
-    if (created.length > 0) {
-      const inserted = await insertRows(
+  let outcome = await attempt(ctx, ctx.db, batch, true);
+  let extraTokens = outcome.tokens;
+  if (!outcome.written) {
+    // Another write to one of the namespaces came between the probe and the claim.
+    outcome = await ctx.db.transaction(async (tx) => {
+      await lockNamespaces(
         tx,
         ctx.userId,
-        model,
-        created.map((d) => ({
-          id: d.id,
-          namespace: d.namespace,
-          content: d.content,
-          metadata: d.metadata,
-          tags: d.tags,
-          importance: d.importance,
-          memoryType: d.input?.memoryType ?? "general",
-          sessionId: d.input?.sessionId ?? null,
-          agentId: d.input?.agentId ?? null,
-          pinned: d.pinned,
-          immutable: d.immutable,
-          expiresAt: d.expiresAt,
-          vector: d.vector,
-          hash: d.hash,
-        })),
-        returning,
+        inputs.map((m) => m.namespace),
       );
-      written.push(...(inserted as unknown as MemoryRecord[]));
-    }
-    for (const d of drafts.values()) {
-      if (d.isNew || !d.dirty) continue;
-      const updated = await tx
-        .update(memories)
-        .set({
-          ...(d.vector.length > 0
-            ? {
-                content: d.content,
-                embedding: d.vector,
-                embeddingModel: model,
-                contentHash: d.hash,
-              }
-            : {}),
-          tags: d.tags,
-          metadata: d.metadata,
-          importance: d.importance,
-          pinned: d.pinned,
-          expiresAt: d.expiresAt,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(memories.id, d.id))
-        .returning(returning);
-      written.push(...(updated as MemoryRecord[]));
-    }
-    ctx.timings?.add("write", performance.now() - writing);
-    if (!options.withMemories) return { items: out, stored: [] };
-    // Merged into without a change (an immutable memory): read as it is.
-    const have = new Set(written.map((r) => r.id));
-    const unchanged = [...new Set(out.map((o) => o.id))].filter((id) => !have.has(id));
-    if (unchanged.length > 0) {
-      const rows = await tx
-        .select(memoryColumns)
-        .from(memories)
-        .where(and(eq(memories.userId, ctx.userId), inArray(memories.id, unchanged)));
-      written.push(...(rows as MemoryRecord[]));
-    }
-    const byId = new Map(written.map((r) => [r.id, toMemory(r)]));
-    return { items: out, stored: out.flatMap((o) => byId.get(o.id) ?? []) };
-  });
+      return attempt(ctx, tx, batch, false);
+    });
+    extraTokens += outcome.tokens;
+  }
+  const { items, rows } = outcome;
   // New rows are outside the HNSW index: the indexer takes them after the response, if the
   // wallet is large enough to be searched through it (ann.ts).
   if (items.some((item) => !item.deduplicated)) {
@@ -249,5 +108,87 @@ export async function storeMemories(
     // Each store appends a row of change to memory_counts: fold them when they pile up.
     ctx.afterwards(`counts:${ctx.userId}`, (db) => foldLiveCounts(db, ctx.userId));
   }
-  return { items, tokensUsed: tokens + extraTokens, memories: stored };
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const memories = batch.withMemories
+    ? items.flatMap((o) => {
+        const row = byId.get(o.id);
+        return row ? [toMemory(row)] : [];
+      })
+    : [];
+  return { items, tokensUsed: tokens + extraTokens, memories };
+}
+
+interface Attempt {
+  written: boolean;
+  items: StoredItem[];
+  rows: MemoryRecord[];
+  /** Embedding tokens of joined texts. */
+  tokens: number;
+}
+
+/**
+ * Probe, plan and write once. `optimistic`: the write claims the versions the probe read and
+ * writes nothing if one moved; otherwise the caller holds the namespaces.
+ */
+async function attempt(
+  ctx: DomainContext,
+  db: DbOrTx,
+  { inputs, vectors, hashes, withMemories }: Batch,
+  optimistic: boolean,
+): Promise<Attempt> {
+  const namespaces = inputs.map((m) => m.namespace);
+  const probe = () =>
+    db.execute<{ nearest: Nearest[]; versions: Versions }>(
+      probeStatement(ctx, namespaces, vectors, hashes),
+    );
+  const found = await (ctx.timings?.measure("dedup", probe) ?? probe());
+  const { nearest = [], versions = {} } = found.rows[0] ?? {};
+  const plan = planStore(inputs, vectors, hashes, nearest);
+  const drafts = [...plan.drafts.values()];
+  const tokens = await embedJoined(ctx, drafts);
+  const unchanged = withMemories ? drafts.filter((d) => !d.isNew && !d.dirty).map((d) => d.id) : [];
+  const writing = performance.now();
+  const result = await db.execute<Record<string, unknown>>(
+    storeWriteStatement({
+      userId: ctx.userId,
+      model: ctx.embedder.model,
+      drafts,
+      unchanged,
+      withMemories,
+      ...(optimistic ? { seen: versions } : {}),
+    }),
+  );
+  ctx.timings?.add("write", performance.now() - writing);
+  const { ok, rows } = storeWriteResult(result.rows, withMemories);
+  return { written: ok, items: plan.items, rows, tokens };
+}
+
+/**
+ * Each item's nearest live memory of its namespace at the merge threshold or above (nearest.ts:
+ * exact for small scopes and backlogs, the HNSW shard above), as JSON, beside the namespaces'
+ * versions: one statement, one snapshot.
+ */
+function probeStatement(
+  ctx: DomainContext,
+  namespaces: string[],
+  vectors: number[][],
+  hashes: string[],
+): SQL {
+  // The depth is set by the probes' own relation, before any HNSW scan starts (ann.ts,
+  // annQueryVector, says how), and ends with the statement's transaction.
+  const probes = sql`SELECT * FROM (${probesOf(namespaces, vectors, hashes)}) p
+    WHERE set_config('hnsw.ef_search', ${String(DEDUP_EF_SEARCH)}, true) IS NOT NULL`;
+  const nearest = nearestStatement({
+    userId: ctx.userId,
+    model: ctx.embedder.model,
+    probes,
+    sameText: true,
+    k: 1,
+    minSimilarity: DEDUP_THRESHOLD,
+    columns: sql`m.id, m.content, m.tags, m.importance, m.metadata, m.pinned, m.immutable,
+      m.expires_at, m.updated_at::text AS updated_at`,
+  });
+  return sql`SELECT
+    (SELECT coalesce(json_agg(n), '[]') FROM (${nearest}) n) AS nearest,
+    ${readVersions(ctx.userId, namespaces)} AS versions`;
 }

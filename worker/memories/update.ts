@@ -1,16 +1,16 @@
 /**
- * Updating memories (PATCH). Each update runs in a transaction that also writes the history
+ * Updating memories (PATCH). Each update is one statement that also writes the history
  * entry, so a memory never changes without its record. A content change is re-embedded
  * (the tsvector follows by itself, being generated) and is not deduplicated.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories, memoryHistory } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { ApiError, immutableConflict, notFound } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import * as f from "./fields";
-import { liveMemory, type MemoryJson, type MemoryRecord, memoryColumns, toMemory } from "./rows";
+import { liveMemory, type MemoryJson, memoryColumns, recordFromRow, toMemory } from "./rows";
 
 const UPDATABLE = [
   "content",
@@ -67,6 +67,11 @@ export async function embedContents(
   return { vectors: out, tokens };
 }
 
+/**
+ * One PATCH in one statement (one round trip, one implicit transaction): lock the caller's live
+ * memory, update it unless it is immutable, and write its history entry. Before, BEGIN, a
+ * SELECT … FOR UPDATE, the UPDATE, the history INSERT and COMMIT were five round trips.
+ */
 export async function updateMemory(
   ctx: DomainContext,
   id: string,
@@ -78,65 +83,71 @@ export async function updateMemory(
       ? (await embedContents(ctx, [patch.content])).vectors
       : embedded;
 
-  return ctx.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select(memoryColumns)
-      .from(memories)
-      .where(and(eq(memories.id, id), liveMemory(ctx.userId)))
-      .for("update");
-    if (!current) throw notFound();
-    if (current.immutable) throw immutableConflict();
+  const set: Partial<typeof memories.$inferInsert> = {};
+  const changes: Record<string, unknown> = {};
+  if (patch.content !== undefined) {
+    const vector = vectors?.get(patch.content);
+    if (!vector) throw new ApiError("INTERNAL_ERROR", "Embedding missing for updated content");
+    set.content = patch.content;
+    set.embedding = vector;
+    set.embeddingModel = ctx.embedder.model;
+    set.contentHash = await sha256Hex(patch.content);
+    changes.content = patch.content;
+  }
+  // History holds the changed fields only: tags count when sent, or when a metadata
+  // replacement actually changed them (not `tags: []` on every metadata PATCH), which only
+  // the locked row can tell (`tagsIfChanged`).
+  let tagsIfChanged: string[] | undefined;
+  if (patch.metadata !== undefined) {
+    // metadata replaces entirely, its tags included; top-level tags win when both are sent.
+    const { tags: metaTags, ...metadata } = patch.metadata;
+    set.metadata = metadata;
+    changes.metadata = patch.metadata;
+    set.tags = f.mergeTags(patch.tags ?? (metaTags as string[] | undefined) ?? []);
+    if (patch.tags === undefined) tagsIfChanged = set.tags;
+  } else if (patch.tags !== undefined) {
+    set.tags = f.mergeTags(patch.tags);
+  }
+  if (patch.tags !== undefined) changes.tags = set.tags;
+  if (patch.importance !== undefined) set.importance = changes.importance = patch.importance;
+  if (patch.memory_type !== undefined) set.memoryType = changes.memory_type = patch.memory_type;
+  if (patch.namespace !== undefined) set.namespace = changes.namespace = patch.namespace;
+  if (patch.session_id !== undefined) set.sessionId = changes.session_id = patch.session_id;
+  if (patch.agent_id !== undefined) set.agentId = changes.agent_id = patch.agent_id;
+  if (patch.pinned !== undefined) set.pinned = changes.pinned = patch.pinned;
+  if (patch.immutable !== undefined) set.immutable = changes.immutable = patch.immutable;
+  if (patch.expires_at !== undefined) {
+    set.expiresAt = patch.expires_at;
+    changes.expires_at = patch.expires_at ? patch.expires_at.toISOString() : null;
+  }
 
-    const set: Partial<typeof memories.$inferInsert> = {};
-    const changes: Record<string, unknown> = {};
-    if (patch.content !== undefined) {
-      const vector = vectors?.get(patch.content);
-      if (!vector) throw new ApiError("INTERNAL_ERROR", "Embedding missing for updated content");
-      set.content = patch.content;
-      set.embedding = vector;
-      set.embeddingModel = ctx.embedder.model;
-      set.contentHash = await sha256Hex(patch.content);
-      changes.content = patch.content;
-    }
-    if (patch.metadata !== undefined || patch.tags !== undefined) {
-      // metadata replaces entirely, its tags included; top-level tags win when both are sent.
-      const { tags: metaTags, ...metadata } = patch.metadata ?? current.metadata;
-      const tags =
-        patch.tags ??
-        (patch.metadata !== undefined ? ((metaTags as string[] | undefined) ?? []) : current.tags);
-      const unique = f.mergeTags(tags);
-      if (patch.metadata !== undefined) {
-        set.metadata = metadata;
-        changes.metadata = patch.metadata;
-      }
-      set.tags = unique;
-      // History holds the changed fields only: tags count when sent, or when a metadata
-      // replacement actually changed them (not `tags: []` on every metadata PATCH).
-      const tagsChanged =
-        unique.length !== current.tags.length || unique.some((t, i) => t !== current.tags[i]);
-      if (patch.tags !== undefined || tagsChanged) changes.tags = unique;
-    }
-    if (patch.importance !== undefined) set.importance = changes.importance = patch.importance;
-    if (patch.memory_type !== undefined) set.memoryType = changes.memory_type = patch.memory_type;
-    if (patch.namespace !== undefined) set.namespace = changes.namespace = patch.namespace;
-    if (patch.session_id !== undefined) set.sessionId = changes.session_id = patch.session_id;
-    if (patch.agent_id !== undefined) set.agentId = changes.agent_id = patch.agent_id;
-    if (patch.pinned !== undefined) set.pinned = changes.pinned = patch.pinned;
-    if (patch.immutable !== undefined) set.immutable = changes.immutable = patch.immutable;
-    if (patch.expires_at !== undefined) {
-      set.expiresAt = patch.expires_at;
-      changes.expires_at = patch.expires_at ? patch.expires_at.toISOString() : null;
-    }
-
-    const [updated] = await tx
-      .update(memories)
-      .set({ ...set, updatedAt: sql`now()` })
-      .where(eq(memories.id, id))
-      .returning(memoryColumns);
-    if (!updated) throw notFound();
-    await tx.insert(memoryHistory).values({ memoryId: id, userId: ctx.userId, changes });
-    return toMemory(updated as MemoryRecord);
-  });
+  const update = ctx.db
+    .update(memories)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(sql`${memories.id} IN (SELECT id FROM cur WHERE NOT immutable)`)
+    .returning(memoryColumns);
+  const tagChange = tagsIfChanged
+    ? sql`CASE WHEN (SELECT tags FROM cur) IS DISTINCT FROM ${sql.param(tagsIfChanged)}::text[]
+        THEN jsonb_build_object('tags', ${JSON.stringify(tagsIfChanged)}::jsonb)
+        ELSE '{}'::jsonb END`
+    : sql`'{}'::jsonb`;
+  const result = await ctx.db.execute<Record<string, unknown>>(sql`
+    WITH cur AS (
+      SELECT ${memories.id} AS id, ${memories.immutable} AS immutable, ${memories.tags} AS tags
+      FROM ${memories} WHERE ${memories.id} = ${id} AND ${liveMemory(ctx.userId)}
+      FOR UPDATE
+    ),
+    upd AS (${update.getSQL()}),
+    hist AS (
+      INSERT INTO ${memoryHistory} (memory_id, user_id, changes)
+      SELECT upd.id, ${ctx.userId}::uuid, ${JSON.stringify(changes)}::jsonb || ${tagChange}
+      FROM upd
+    )
+    SELECT (SELECT immutable FROM cur) AS locked, upd.* FROM (SELECT 1) one LEFT JOIN upd ON true`);
+  const row = result.rows[0];
+  if (row?.locked === true) throw immutableConflict();
+  if (!row?.id) throw notFound();
+  return toMemory(recordFromRow(row));
 }
 
 export interface BatchItemError {
@@ -151,7 +162,7 @@ export type BatchItemResult =
   | { id: string | null; updated: false; status: number; error: string };
 
 /**
- * Batch update: each item is validated and applied on its own (its own transaction), so a
+ * Batch update: each item is validated and applied on its own (its own statement), so a
  * failing item is reported in `errors` and the rest still run. Beside the spec's `updated`
  * and `errors`, the public clients read `memories` (the updated memories, in item order),
  * `results` (every item's outcome), `failed` (how many failed) and `tokens_used` (embedding

@@ -13,6 +13,7 @@ import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { sha256Hex } from "../lib/hash";
 import * as f from "../memories/fields";
+import { lockNamespaces } from "../memories/namespace-version";
 import { liveMemory } from "../memories/rows";
 import { memoriesFromMarkdown } from "./sections";
 
@@ -108,9 +109,9 @@ export async function migrateFiles(ctx: DomainContext, input: z.output<typeof mi
     const { vectors, tokens } = await ctx.embedder.embed(fresh.map((p) => p.content));
     tokensUsed = tokens;
     created = await ctx.db.transaction(async (tx) => {
-      await tx.execute(
-        sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${ctx.userId}/${namespace}`}, 0))`,
-      );
+      // The namespace's version row, locked until commit: stores wait, and a store that
+      // probed before this import fails its claim and looks again (namespace-version.ts).
+      await lockNamespaces(tx, ctx.userId, [namespace]);
       const meanwhile = await storedIds(ctx, tx, namespace, fresh);
       for (const [hash, id] of meanwhile) memoryOf.set(hash, id);
       const rows = fresh.flatMap(({ hash, ...section }, i) => {

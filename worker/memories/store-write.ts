@@ -1,0 +1,139 @@
+/**
+ * A store's writes as one statement (store.ts): the namespaces' version claim, the merge
+ * targets' locks, the new rows, the merged rows and the stored memories read back, in one
+ * round trip and one implicit transaction, so it is all or nothing by itself.
+ *
+ * With `seen` (the versions the probe read) the statement writes only if every namespace is
+ * still at that version and every merge target is still live at the version the probe read
+ * (its updated_at); otherwise it writes nothing and answers `ok = false`. Without it, the
+ * caller already holds the namespaces (lockNamespaces) in its transaction.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { memories } from "../../schema/tables";
+import { vectorLiteral } from "../lib/vector-literal";
+import { insertStatement } from "./insert";
+import type { Draft } from "./merge";
+import { claimVersions, type Versions } from "./namespace-version";
+import { isLive, type MemoryRecord, memoryColumnList, recordFromRow } from "./rows";
+
+export interface StoreWrite {
+  userId: string;
+  model: string;
+  /** Every draft of the plan (store-plan.ts): new ones are inserted, dirty ones updated. */
+  drafts: Draft[];
+  /** Ids to read back unchanged (merged into without a change: immutable memories). */
+  unchanged: string[];
+  /** Return every public column (store and batch store answer with them), else ids. */
+  withMemories: boolean;
+  /** The namespace versions the probe read; absent when the caller holds the namespaces. */
+  seen?: Versions;
+}
+
+export interface StoreWriteResult {
+  /** False when a claim failed: nothing was written. */
+  ok: boolean;
+  /** The rows written or read back (ids only without `withMemories`). */
+  rows: MemoryRecord[];
+}
+
+const ids = (drafts: Draft[]) => sql.param(drafts.map((d) => d.id));
+
+export function storeWriteStatement(w: StoreWrite): SQL {
+  const created = w.drafts.filter((d) => d.isNew);
+  const merged = w.drafts.filter((d) => !d.isNew && d.dirty);
+  const returning = (alias?: string) =>
+    w.withMemories ? memoryColumnList(alias) : sql.raw(`${alias ? `${alias}.` : ""}id`);
+  const namespaces = w.drafts.map((d) => d.namespace);
+  // The claim comes first: `targets` reads it, so the version rows are locked before any
+  // memory row, in every store (no lock-order deadlock between two stores).
+  const claimed = w.seen
+    ? sql`(SELECT count(*) FROM claim) = ${new Set(namespaces).size}`
+    : sql`true`;
+  const guarded = merged.filter((d) => d.seenUpdatedAt !== undefined);
+  const targets =
+    w.seen && guarded.length > 0
+      ? sql`(SELECT count(*) FROM (
+          SELECT ${memories.id} FROM ${memories}
+          WHERE ${memories.userId} = ${w.userId} AND ${isLive(memories)}
+            AND (${memories.id}, ${memories.updatedAt}) IN (
+              SELECT * FROM unnest(${ids(guarded)}::uuid[],
+                ${sql.param(guarded.map((d) => d.seenUpdatedAt))}::timestamptz[]))
+          ORDER BY ${memories.id} FOR UPDATE) t) = ${guarded.length}`
+      : sql`true`;
+  const go = sql`(SELECT ok FROM go)`;
+  const insert =
+    created.length > 0
+      ? insertStatement(
+          w.userId,
+          w.model,
+          created.map((d) => ({
+            id: d.id,
+            namespace: d.namespace,
+            content: d.content,
+            metadata: d.metadata,
+            tags: d.tags,
+            importance: d.importance,
+            memoryType: d.input?.memoryType ?? "general",
+            sessionId: d.input?.sessionId ?? null,
+            agentId: d.input?.agentId ?? null,
+            pinned: d.pinned,
+            immutable: d.immutable,
+            expiresAt: d.expiresAt,
+            vector: d.vector,
+            hash: d.hash,
+          })),
+          { when: go, returning: returning() },
+        )
+      : sql`SELECT ${returning("m")} FROM ${memories} m WHERE false`;
+  // A merge that kept the existing text changes no vector: `v` is null for it.
+  const update =
+    merged.length > 0
+      ? sql`UPDATE ${memories} m SET
+          content = coalesce(d.content, m.content),
+          embedding = coalesce(d.v::vector, m.embedding),
+          embedding_model = CASE WHEN d.v IS NULL THEN m.embedding_model ELSE ${w.model} END,
+          content_hash = coalesce(d.hash, m.content_hash),
+          tags = ARRAY(SELECT t.v FROM jsonb_array_elements_text(d.tags) WITH ORDINALITY
+            AS t(v, n) ORDER BY t.n),
+          metadata = d.metadata, importance = d.importance, pinned = d.pinned,
+          expires_at = d.expires_at, updated_at = now()
+        FROM unnest(${ids(merged)}::uuid[],
+          ${sql.param(merged.map((d) => (d.vector.length > 0 ? d.content : null)))}::text[],
+          ${sql.param(merged.map((d) => (d.vector.length > 0 ? vectorLiteral(d.vector) : null)))}::text[],
+          ${sql.param(merged.map((d) => (d.vector.length > 0 ? d.hash : null)))}::text[],
+          ${sql.param(merged.map((d) => JSON.stringify(d.tags)))}::jsonb[],
+          ${sql.param(merged.map((d) => JSON.stringify(d.metadata)))}::jsonb[],
+          ${sql.param(merged.map((d) => d.importance))}::real[],
+          ${sql.param(merged.map((d) => d.pinned))}::boolean[],
+          ${sql.param(merged.map((d) => d.expiresAt?.toISOString() ?? null))}::timestamptz[])
+          AS d(id, content, v, hash, tags, metadata, importance, pinned, expires_at)
+        WHERE m.id = d.id AND m.user_id = ${w.userId} AND ${go}
+        RETURNING ${returning("m")}`
+      : sql`SELECT ${returning("m")} FROM ${memories} m WHERE false`;
+  const kept =
+    w.unchanged.length > 0
+      ? sql`SELECT ${returning("m")} FROM ${memories} m
+        WHERE m.user_id = ${w.userId} AND m.id = ANY(${sql.param(w.unchanged)}::uuid[]) AND ${go}`
+      : sql`SELECT ${returning("m")} FROM ${memories} m WHERE false`;
+  return sql`
+    WITH ${w.seen ? sql`claim AS (${claimVersions(w.userId, namespaces, w.seen)}),` : sql``}
+    go AS MATERIALIZED (SELECT ${claimed} AND ${targets} AS ok),
+    ins AS (${insert}),
+    upd AS (${update}),
+    kept AS (${kept})
+    SELECT go.ok, r.* FROM go LEFT JOIN (
+      SELECT * FROM ins UNION ALL SELECT * FROM upd UNION ALL SELECT * FROM kept
+    ) r ON go.ok`;
+}
+
+/** Reads storeWriteStatement's answer. */
+export function storeWriteResult(rows: Record<string, unknown>[], withMemories: boolean) {
+  const ok = rows[0]?.ok === true;
+  const written = ok ? rows.filter((r) => r.id !== null && r.id !== undefined) : [];
+  return {
+    ok,
+    rows: written.map((r) =>
+      withMemories ? recordFromRow(r) : ({ id: r.id } as unknown as MemoryRecord),
+    ),
+  } satisfies StoreWriteResult;
+}
