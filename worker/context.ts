@@ -17,6 +17,12 @@ export interface Services {
   config: Config;
   /** Opened on first use and closed after the response (see services.ts). */
   readonly db: Db;
+  /**
+   * Opens the database connection early, to overlap its round trips with other work (the
+   * query's embedding, a Meter call); resolves once it is ready or has failed. Await it
+   * before the first query, or that query opens a second connection.
+   */
+  connect(): Promise<void>;
   readonly embedder: Embedder;
   /** The language-model provider of LLM_PROVIDER, built on first use. */
   readonly llm: LlmProvider;
@@ -81,6 +87,7 @@ export function domainContext(
     get llm() {
       return services.llm;
     },
+    connect: () => services.connect(),
     afterwards: (key, task) => services.afterwards(key, task),
     wallet: caller.wallet,
     userId: caller.userId,

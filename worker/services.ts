@@ -34,12 +34,16 @@ export function openServices(env: Env): OpenServices {
   let embedder: Embedder | undefined;
   let llm: LlmProvider | undefined;
   const later = new Map<string, (db: Db) => Promise<unknown>>();
+  const open = () => {
+    handle ??= connectDb(config.DATABASE_URL, workerTransport(config));
+    return handle;
+  };
   const services: Services = {
     config,
     get db() {
-      handle ??= connectDb(config.DATABASE_URL, workerTransport(config));
-      return handle.db;
+      return open().db;
     },
+    connect: () => open().connect(),
     get embedder() {
       embedder ??= createEmbedder(config, env);
       return embedder;

@@ -101,6 +101,7 @@ export async function recallPlan(
   const statement = recallStatement({
     userId,
     where: and(...filterConditions(userId, {})) as SQL,
+    sizeWhere: and(...filterConditions(userId, {}, "undeleted")) as SQL,
     exact: false,
     commonLexemes: await commonLexemes(db),
     query,

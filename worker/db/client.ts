@@ -10,6 +10,12 @@ export type DbOrTx = Db | Tx;
 
 export interface DbHandle {
   db: Db;
+  /**
+   * Opens a connection now and leaves it idle in the pool, for the next query: its round
+   * trips (TCP, TLS, start-up, password) then overlap other work. Never rejects: a database
+   * that cannot be reached fails the query that follows, which answers 503.
+   */
+  connect(): Promise<void>;
   /** Closes the pool's connections; call it once the request is done (waitUntil). */
   close(): Promise<void>;
 }
@@ -62,5 +68,13 @@ export function connectDb(databaseUrl: string, options: ConnectOptions = {}): Db
     await Promise.race([pool.end().catch(() => undefined), giveUp]);
     clearTimeout(timer);
   };
-  return { db, close };
+  let opening: Promise<void> | undefined;
+  const connect = () => {
+    opening ??= pool.connect().then(
+      (client) => client.release(),
+      () => {},
+    );
+    return opening;
+  };
+  return { db, connect, close };
 }

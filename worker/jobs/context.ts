@@ -18,6 +18,8 @@ export function inTransaction(ctx: DomainContext, tx: Tx): DomainContext {
     get llm() {
       return ctx.llm;
     },
+    // The transaction holds its connection already.
+    connect: async () => {},
     afterwards: (key, task) => ctx.afterwards(key, task),
   };
   return domainContext(services, ctx, ctx.timings);

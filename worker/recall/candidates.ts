@@ -1,18 +1,27 @@
 /**
- * Recall's SQL: how many memories pass the filters (ann.ts's scopeSize), then one statement of
- * two kinds. At most EXACT_SCAN_MAX of them: every one is scored (exact). Above it: the
+ * Recall's SQL: one statement of two kinds, by how many memories pass the filters (ann.ts's
+ * scopeSize). At most EXACT_SCAN_MAX of them: every one is scored (exact). Above it: the
  * nearest vectors and the full-text matches are the candidates (approximate). Either way
  * Postgres scores them with scoreSql and returns the best few with their text (recall.ts
  * ranks them).
  *
- * Two statements, not one that chooses inside: one statement held both paths behind one-time
- * filters, and Postgres planned both on every call. At 1,000 memories it planned for 7.8 ms
- * and ran for 21; the exact statement alone plans in 2.8 and runs in 16. recall.ts counts the
- * scope while the query is being embedded: with a real embedder the count's round trip (and
- * the connection it opens) overlaps that call; with the instant lexical one it does not.
+ * Two statements, not one that holds both paths: one statement held both paths behind
+ * one-time filters, and Postgres planned both on every call. At 1,000 memories it planned for
+ * 7.8 ms and ran for 21; the exact statement alone plans in 2.8 and runs in 16. So recall.ts
+ * picks one (the exact one, or what the wallet's last recall found), and each counts the scope
+ * itself and skips its work when the count says the other: one round trip, where a count
+ * before the statement was two (40-300 ms at production's distances).
  */
 import { type SQL, sql } from "drizzle-orm";
-import { annQueryVector, annRows, backlogRows } from "../memories/ann";
+import {
+  annQueryVector,
+  annRows,
+  backlogRows,
+  EXACT_SCAN_MAX,
+  efSearchCap,
+  scopeSize,
+} from "../memories/ann";
+import { countedLive } from "../memories/live-count";
 import { inShard } from "../memories/shard";
 import { scoreSql } from "./scoring";
 
@@ -25,8 +34,15 @@ const KEYWORD_SCAN_MAX = 2000;
 /** Query lexemes used for keyword matching (a 32 KB query would otherwise OR thousands). */
 const MAX_QUERY_LEXEMES = 64;
 
+/** The scope's sizes, on every row (and alone on a row when the path was the other one). */
+export type ScopeSizes = {
+  scope_n: number;
+  scope_wallet: number;
+  scope_cap: string | null;
+};
+
 /** One of the best-scoring candidates: its signals and what the response shows of it. */
-export type CandidateRow = {
+export type CandidateRow = ScopeSizes & {
   id: string;
   importance: number;
   memory_type: string;
@@ -59,6 +75,13 @@ export interface RecallStatementInput {
   userId: string;
   where: SQL;
   /**
+   * The scope counted for the choice of path (filterConditions' `undeleted` rows). The
+   * statement counts it itself and answers with the count (`scope_n`, and the wallet's size
+   * `scope_wallet` and the database's depth cap `scope_cap`), and it runs its path only if
+   * the count agrees (recall.ts runs the other path when it does not).
+   */
+  sizeWhere: SQL;
+  /**
    * Score every memory passing `where` (a scope of at most EXACT_SCAN_MAX, by ann.ts's
    * scopeSize over filterConditions' `undeleted` rows: the size only picks the path,
    * and without the expiry test it is counted from an index alone; with it, a namespace
@@ -90,6 +113,7 @@ export interface RecallStatementInput {
 export function recallStatement({
   userId,
   where,
+  sizeWhere,
   exact,
   commonLexemes,
   query,
@@ -180,9 +204,15 @@ export function recallStatement({
       SELECT ARRAY(
         SELECT id FROM vec_ann UNION SELECT id FROM vec_backlog UNION SELECT id FROM kw
       ) AS ids
+      WHERE (SELECT n FROM size) > ${EXACT_SCAN_MAX}
     ),`;
   return sql`
-    WITH qlex AS (
+    -- The scope's size picks the path; a one-time filter skips this path when it is the
+    -- other one's, and the sizes come back with the rows.
+    WITH size AS MATERIALIZED (
+      SELECT ${scopeSize(sizeWhere)} AS n, ${countedLive(userId)} AS wallet, ${efSearchCap} AS cap
+    ),
+    qlex AS (
       SELECT coalesce((array_agg(DISTINCT lexeme))[1:${MAX_QUERY_LEXEMES}], '{}') AS lex
       FROM unnest(to_tsvector('english', ${query}))
     ),
@@ -219,7 +249,7 @@ export function recallStatement({
           ? // The scope as the filters find it (a bitmap of the wallet's rows). Through the
             // primary key, one probe per row, 1,000 rows took 7.5 ms, and gathering their ids
             // into a candidate array 3.6 ms more.
-            sql`SELECT * FROM memories WHERE ${where}`
+            sql`SELECT * FROM memories WHERE ${where} AND (SELECT n FROM size) <= ${EXACT_SCAN_MAX}`
           : sql`SELECT * FROM memories WHERE id = ANY((SELECT ids FROM cand)::uuid[])`
       }) m CROSS JOIN qt
     ),
@@ -266,8 +296,11 @@ export function recallStatement({
       FROM c0 LEFT JOIN rc ON rc.id = c0.id
     ),
     top AS (SELECT c.* FROM c ORDER BY ${score} DESC, c.id LIMIT ${take})
-    -- Text and metadata only for the returned rows, in the same round trip.
-    SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id, m.immutable,
-      vs.med AS vector_median, vs.best AS vector_best
-    FROM top JOIN memories m ON m.id = top.id CROSS JOIN vs`;
+    -- Text and metadata only for the returned rows, in the same round trip; the sizes always.
+    SELECT size.n AS scope_n, size.wallet AS scope_wallet, size.cap AS scope_cap, r.*
+    FROM size LEFT JOIN (
+      SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id,
+        m.immutable, vs.med AS vector_median, vs.best AS vector_best
+      FROM top JOIN memories m ON m.id = top.id CROSS JOIN vs
+    ) r ON true`;
 }

@@ -1,6 +1,6 @@
 /**
- * Recall: embeds the query and counts the memories passing the filters, runs the candidate
- * statement (candidates.ts), scores the rows it returns exactly (scoring.ts) and shapes the
+ * Recall: embeds the query (while the database connection opens), runs the candidate
+ * statement (candidates.ts), which counts the memories passing the filters itself, scores the rows it returns exactly (scoring.ts) and shapes the
  * response. When at most EXACT_SCAN_MAX memories pass the filters, every one of them is scored
  * (scoring.ts), so the ranking is exactly a brute-force ranking. Above that, candidates come
  * from the HNSW index (nearest vectors) and the full-text index (memories sharing two query
@@ -11,12 +11,12 @@
  * the candidates with scoreSql and returns the best few; scoreMemory recomputes them for the
  * response.
  */
-import { and, type SQL, sql } from "drizzle-orm";
+import { and, type SQL } from "drizzle-orm";
 import type { DomainContext } from "../context";
+import { BoundedMap } from "../lib/bounded-map";
 import { vectorLiteral } from "../lib/vector-literal";
-import { efSearchCap, isExactScope, recallEfSearch, scopeSize } from "../memories/ann";
+import { isExactScope, recallEfSearch } from "../memories/ann";
 import { filterConditions, type MemoryFilters } from "../memories/list";
-import { countedLive } from "../memories/live-count";
 import { roundImportance, withTags } from "../memories/rows";
 import {
   CANDIDATES_PER_RESULT,
@@ -25,11 +25,20 @@ import {
   MIN_CANDIDATES,
   recallStatement,
   SCORE_SLACK,
+  type ScopeSizes,
 } from "./candidates";
 import { commonLexemes } from "./common-lexemes";
 import { type RelationSummary, relationsOf } from "./relation-summaries";
 import { type RecallInput, recallFilters } from "./request";
 import { type Signals, scoreMemory } from "./scoring";
+
+/**
+ * The scope sizes the last recall of a wallet with the same filters found, per isolate: they
+ * pick the next recall's statement (a large wallet's approximate one) without counting first.
+ * A stale entry costs one more statement, never a wrong answer (candidates.ts).
+ */
+const lastScope = new BoundedMap<string, ScopeSizes>(10_000);
+
 export interface RecalledMemory {
   id: string;
   content: string;
@@ -60,47 +69,47 @@ export async function rankMemories(
 ): Promise<{ memories: RecalledMemory[]; queryTokens: number }> {
   const where = and(...filterConditions(ctx.userId, filters)) as SQL;
   const sizeWhere = and(...filterConditions(ctx.userId, filters, "undeleted")) as SQL;
-  // The scope's size picks the statement (candidates.ts); it is counted while the query is
-  // embedded, which it does not need.
   const embed = () => ctx.embedder.embed([query]);
-  const count = () =>
-    ctx.db.execute<{ n: number; wallet: number; cap: string | null }>(
-      sql`SELECT ${scopeSize(sizeWhere)} AS n, ${countedLive(ctx.userId)} AS wallet,
-        ${efSearchCap} AS cap`,
-    );
-  const [{ vectors, tokens }, size] = await Promise.all([
+  // The connection opens while the query is embedded.
+  const [{ vectors, tokens }] = await Promise.all([
     ctx.timings?.measure("embed", embed) ?? embed(),
-    ctx.timings?.measure("scope", count) ?? count(),
+    ctx.connect(),
   ]);
-  const vector = vectors[0] ?? [];
-  const v = vectorLiteral(vector);
-  const model = ctx.embedder.model;
+  const v = vectorLiteral(vectors[0] ?? []);
   const k = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
 
   // Postgres ranks the candidates with the same formula (scoreSql) and returns the best few;
   // they are scored again here, exactly, for the response.
   const now = Date.now();
-  const exact = isExactScope(Number(size.rows[0]?.n ?? 0));
-  // A large wallet's graph is searched deeper (recallEfSearch), by the statement itself.
-  const ef = exact
-    ? undefined
-    : recallEfSearch(Number(size.rows[0]?.wallet ?? 0), size.rows[0]?.cap);
-  const statement = recallStatement({
-    userId: ctx.userId,
-    where,
-    exact,
-    commonLexemes: exact ? [] : await commonLexemes(ctx.db),
-    query,
-    vector: v,
-    model,
-    semantic: ctx.embedder.semantic,
-    k,
-    efSearch: ef,
-    take: limit + SCORE_SLACK,
-    now,
-  });
-  const run = () => ctx.db.execute<CandidateRow>(statement);
-  const result = await (ctx.timings?.measure("sql", run) ?? run());
+  const key = `${ctx.userId}:${JSON.stringify(filters)}`;
+  const run = async (sizes: ScopeSizes | undefined) => {
+    const exact = !sizes || isExactScope(Number(sizes.scope_n));
+    const statement = recallStatement({
+      userId: ctx.userId,
+      where,
+      sizeWhere,
+      exact,
+      commonLexemes: exact ? [] : await commonLexemes(ctx.db),
+      query,
+      vector: v,
+      model: ctx.embedder.model,
+      semantic: ctx.embedder.semantic,
+      k,
+      // A large wallet's graph is searched deeper (recallEfSearch), by the statement itself.
+      efSearch: exact ? undefined : recallEfSearch(Number(sizes.scope_wallet), sizes.scope_cap),
+      take: limit + SCORE_SLACK,
+      now,
+    });
+    const execute = () => ctx.db.execute<CandidateRow>(statement);
+    const rows = (await (ctx.timings?.measure("sql", execute) ?? execute())).rows;
+    const found = rows[0];
+    if (found) lastScope.set(key, found);
+    const right = found && isExactScope(Number(found.scope_n)) === exact;
+    return { rows: rows.filter((r) => r.id), right, found };
+  };
+  let result = await run(lastScope.get(key));
+  // The scope crossed EXACT_SCAN_MAX since this isolate last saw it: the other path.
+  if (!result.right && result.found) result = await run(result.found);
 
   const scoring = performance.now();
   const top = result.rows
