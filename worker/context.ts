@@ -4,7 +4,7 @@ import type { Embedder } from "./embed/embedder";
 import type { Config, Env } from "./env";
 import type { Timings } from "./lib/timing";
 import type { LlmProvider } from "./llm/provider";
-import type { Metering } from "./meter/meter";
+import type { FreeGrant, Metering } from "./meter/meter";
 import type { PaidRoutes } from "./payment/paid-route";
 import type { OperationMeta } from "./routes/meta";
 
@@ -65,6 +65,10 @@ export type AppEnv = {
     operation: OperationMeta | undefined;
     /** The contract's paid routes (worker/routes), for 402 answers and the x402 listing. */
     paidRoutes: PaidRoutes;
+    /** The free call the rate-limit call took for a paid request (middleware/meter.ts). */
+    freeGrant: FreeGrant | undefined;
+    /** Whether freeAllowance served that call (else rateLimit gives it back). */
+    freeServed: boolean | undefined;
   };
 };
 

@@ -80,6 +80,10 @@ describe("free allowance through HTTP", () => {
       "VALIDATION_ERROR",
     );
     expectError(await w.post("/v1/store/batch", { memories: [] }), 422, "VALIDATION_ERROR");
+    // Refused before the free-allowance step runs (the body's size, checked first): the call
+    // taken with the rate limit goes back too.
+    const large = await w.post("/v1/store", { content: "x".repeat(9 * 1024 * 1024) });
+    expect(large.status).toBe(413);
     expect(await statusOf(w)).toEqual({
       wallet: w.address.toLowerCase(),
       free_tier_remaining: 100,

@@ -60,6 +60,9 @@ export interface FreeGrant {
   remaining: number;
 }
 
+/** A rate-limit verdict, and the free call taken with it when one was asked for. */
+export type MeteredHit = HitResult & { free?: FreeGrant };
+
 export interface FreeUsage {
   used: number;
   remaining: number;
@@ -116,8 +119,12 @@ export class Meter extends DurableObject<NoBindings> {
     return this.hitAll([{ bucket, limit, windowSeconds }], nowMs);
   }
 
-  /** One request counted in several buckets at once, all or nothing (see evaluateHit). */
-  hitAll(limits: BucketLimit[], nowMs: number): HitResult {
+  /**
+   * One request counted in several buckets at once, all or nothing (see evaluateHit); with
+   * `freeTotal`, an allowed request also takes a call from the free allowance (reserveFree):
+   * one call to this object where a paid request made two, one after the other.
+   */
+  hitAll(limits: BucketLimit[], nowMs: number, freeTotal?: number): MeteredHit {
     const stored = new Map<string, WindowCount>();
     for (const row of this.sql.exec<WindowRow>(
       "SELECT bucket, window_start, count FROM rate_window",
@@ -138,7 +145,8 @@ export class Meter extends DurableObject<NoBindings> {
         u.count,
       );
     }
-    return result;
+    if (!result.allowed || freeTotal === undefined) return result;
+    return { ...result, free: this.reserveFree(freeTotal) };
   }
 
   /** Takes one call from the free allowance of `total`, if any is left. */

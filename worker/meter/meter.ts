@@ -1,16 +1,17 @@
 import type { Config, Env } from "../env";
 import { ApiError } from "../errors";
-import { type BucketLimit, type HitResult, windowStartOf } from "./limits";
+import { type BucketLimit, windowStartOf } from "./limits";
 import type {
   FreeGrant,
   FreeUsage,
   Meter,
+  MeteredHit,
   PaymentClaim,
   SignInNonceClaim as StoredNonceClaim,
 } from "./meter-object";
 import type { PaymentIdClaim, StoredResponse } from "./payment-ids";
 
-export type { FreeGrant, FreeUsage, PaymentClaim } from "./meter-object";
+export type { FreeGrant, FreeUsage, MeteredHit, PaymentClaim } from "./meter-object";
 export type { PaymentIdClaim, StoredResponse } from "./payment-ids";
 
 /** A sign-in nonce claim; `unavailable` when nonces cannot be remembered (metering off). */
@@ -28,8 +29,17 @@ export function meterKey(identity: MeterIdentity): string {
 
 /** Rate limits per identity; the rest of metering per wallet (`wallet`). */
 export interface Metering {
-  /** Counts one request in every bucket of `limits`, or in none when one is full. */
-  hit(identity: MeterIdentity, limits: BucketLimit[], nowMs: number): Promise<HitResult>;
+  /**
+   * Counts one request in every bucket of `limits`, or in none when one is full; with
+   * `freeTotal`, an allowed request of a wallet also takes a free call (WalletMeter.reserveFree)
+   * in the same call.
+   */
+  hit(
+    identity: MeterIdentity,
+    limits: BucketLimit[],
+    nowMs: number,
+    freeTotal?: number,
+  ): Promise<MeteredHit>;
   /** What is kept for one wallet (compared lower-case). */
   wallet(wallet: string): WalletMeter;
 }
@@ -72,8 +82,13 @@ export class DurableObjectMetering implements Metering {
     return this.namespace.get(this.namespace.idFromName(meterKey(identity)));
   }
 
-  hit(identity: MeterIdentity, limits: BucketLimit[], nowMs: number): Promise<HitResult> {
-    return this.stub(identity).hitAll(limits, nowMs);
+  hit(
+    identity: MeterIdentity,
+    limits: BucketLimit[],
+    nowMs: number,
+    freeTotal?: number,
+  ): Promise<MeteredHit> {
+    return this.stub(identity).hitAll(limits, nowMs, freeTotal);
   }
 
   wallet(wallet: string): WalletMeter {
@@ -92,11 +107,17 @@ export class DurableObjectMetering implements Metering {
  * else would stop a signed message from being replayed.
  */
 export class NoopMetering implements Metering {
-  async hit(_identity: MeterIdentity, limits: BucketLimit[], nowMs: number): Promise<HitResult> {
+  async hit(
+    _identity: MeterIdentity,
+    limits: BucketLimit[],
+    nowMs: number,
+    freeTotal?: number,
+  ): Promise<MeteredHit> {
+    const free = freeTotal === undefined ? {} : { free: await NOTHING_KEPT.reserveFree(freeTotal) };
     const [first] = limits;
-    if (!first) return { allowed: true, limit: 0, remaining: 0, resetAt: 0 };
+    if (!first) return { allowed: true, limit: 0, remaining: 0, resetAt: 0, ...free };
     const resetAt = windowStartOf(nowMs, first.windowSeconds) + first.windowSeconds;
-    return { allowed: true, limit: first.limit, remaining: first.limit, resetAt };
+    return { allowed: true, limit: first.limit, remaining: first.limit, resetAt, ...free };
   }
 
   wallet(_wallet: string): WalletMeter {

@@ -1,10 +1,16 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv, Identification } from "../context";
+import type { AppContext, AppEnv, Identification } from "../context";
 import { ApiError } from "../errors";
 import { isInnerCall } from "../lib/inner-call";
 import { logError } from "../lib/log";
 import { type HitResult, limitsFor, retryAfterSeconds } from "../meter/limits";
-import { createMetering, type MeterIdentity, NoopMetering } from "../meter/meter";
+import {
+  createMetering,
+  type MeteredHit,
+  type MeterIdentity,
+  NoopMetering,
+  type WalletMeter,
+} from "../meter/meter";
 import { FREE_CALLS_PER_WALLET } from "../meter/prices";
 import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
 import { payForCall, paymentRequired } from "./payment";
@@ -49,6 +55,10 @@ export const metering = createMiddleware<AppEnv>(async (c, next) => {
  * body parsing, so a refused request costs one Durable Object call and nothing else. The
  * X-RateLimit-* headers are added to whatever response the rest of the chain produces,
  * errors and 404s included (Hono has already turned those into c.res by then).
+ *
+ * For a wallet's paid call the same Durable Object call also takes its free call
+ * (freeAllowance below reads it), and the database connection opens meanwhile: at a
+ * distance, the Meter's round trip and the connection's overlap instead of adding up.
  */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const metering = c.get("metering");
@@ -57,17 +67,30 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   // A tool call dispatched by /mcp was counted in "all" as the /mcp request
   // (lib/inner-call.ts); its operation's own bucket (llm) still counts here.
   const inner = isInnerCall(c.env);
-  const limits = limitsFor(c.get("operation")?.bucket).filter((l) => !inner || l.bucket !== "all");
+  const operation = c.get("operation");
+  const limits = limitsFor(operation?.bucket).filter((l) => !inner || l.bucket !== "all");
   if (limits.length === 0) return next();
-  const result = await c
-    .get("timings")
-    .measure("meter", () => metering.hit(identity, limits, nowMs))
-    .catch((err: unknown) => {
-      // Fail open: an unreachable meter must not take the whole API down with it. (The free
-      // allowance fails closed instead: a paid call is never served unaccounted.)
-      logError(`[${c.get("requestId")}] rate limiter unavailable`, err);
-      return new NoopMetering().hit(identity, limits, nowMs);
-    });
+  const freeTotal =
+    identity.kind === "wallet" && operation?.price && !c.req.header(PAYMENT_SIGNATURE_HEADER)
+      ? FREE_CALLS_PER_WALLET
+      : undefined;
+  const connecting =
+    identity.kind === "wallet" && operation?.auth === "wallet"
+      ? c.get("services").connect()
+      : undefined;
+  const [result] = await Promise.all([
+    c
+      .get("timings")
+      .measure("meter", () => metering.hit(identity, limits, nowMs, freeTotal))
+      .catch((err: unknown): Promise<MeteredHit> => {
+        // Fail open: an unreachable meter must not take the whole API down with it. (The free
+        // allowance fails closed instead: a paid call is never served unaccounted, so no
+        // grant here, and freeAllowance asks again.)
+        logError(`[${c.get("requestId")}] rate limiter unavailable`, err);
+        return new NoopMetering().hit(identity, limits, nowMs);
+      }),
+    connecting,
+  ]);
   const headers = rateLimitHeaders(result);
   if (!result.allowed) {
     throw new ApiError(
@@ -77,14 +100,34 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
       { ...headers, "Retry-After": String(retryAfterSeconds(result.resetAt, nowMs)) },
     );
   }
-  await next();
+  if (result.free) c.set("freeGrant", result.free);
+  const taken = result.free?.granted === true && identity.kind === "wallet";
+  try {
+    await next();
+  } finally {
+    // A free call taken here and not served (the request failed, here or before
+    // freeAllowance ran) goes back.
+    if (taken && !(c.res.status < 400 && c.get("freeServed"))) {
+      await giveBack(c, metering.wallet(identity.wallet));
+    }
+  }
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
 });
+
+async function giveBack(c: AppContext, meter: WalletMeter): Promise<void> {
+  // A failed give-back costs the wallet one free call; it must not replace the response.
+  await meter
+    .releaseFree()
+    .catch((err: unknown) =>
+      logError(`[${c.get("requestId")}] could not give back a free call`, err),
+    );
+}
 
 /**
  * Paid operations (their declared `price`) take one call from the wallet's free allowance before the
  * handler runs, and give it back when the request fails (status >= 400 or a throw), so only
- * served calls are counted. With no free call left, the answer is 402 (x402).
+ * served calls are counted. With no free call left, the answer is 402 (x402). The call is
+ * usually taken already, with the rate limit (rateLimit above), which then gives it back.
  *
  * A request that carries a PAYMENT-SIGNATURE is paid with it and leaves the allowance
  * alone: the client chose to pay (x402 clients pay only after a 402, which comes once the
@@ -96,6 +139,13 @@ export const freeAllowance = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.get("operation")?.price) return next();
   const payment = c.req.header(PAYMENT_SIGNATURE_HEADER);
   if (payment) return payForCall(c, payment, next);
+  const taken = c.get("freeGrant");
+  if (taken) {
+    if (!taken.granted) return paymentRequired(c);
+    await next();
+    c.set("freeServed", c.res.status < 400);
+    return;
+  }
   const { wallet } = c.get("caller");
   const meter = c.get("metering").wallet(wallet);
   const grant = await c
@@ -107,13 +157,6 @@ export const freeAllowance = createMiddleware<AppEnv>(async (c, next) => {
     await next();
     served = c.res.status < 400;
   } finally {
-    if (!served) {
-      // A failed give-back costs the wallet one free call; it must not replace the response.
-      await meter
-        .releaseFree()
-        .catch((err: unknown) =>
-          logError(`[${c.get("requestId")}] could not give back a free call`, err),
-        );
-    }
+    if (!served) await giveBack(c, meter);
   }
 });
