@@ -1,7 +1,8 @@
 /**
- * The two ways the Worker reaches Postgres (Env.DATABASE_TRANSPORT): the suite's Worker uses
+ * The ways the Worker reaches Postgres (Env.DATABASE_TRANSPORT): the suite's Worker uses
  * Workers TCP sockets (`tcp`, as npm run dev does); production reaches Neon over its
- * WebSocket endpoint (`websocket`), which here goes through the local WebSocket proxy. The
+ * WebSocket endpoint (`websocket`), which here goes through the local WebSocket proxy, or
+ * through a Hyperdrive binding (`tcp` to its connection string). The
  * same calls, with a transaction, overlapping requests and a refused connection, over both.
  */
 import { env } from "cloudflare:workers";
@@ -10,9 +11,23 @@ import type { Env } from "../worker/env";
 import { newWallet, uniqueText } from "./helpers";
 import { workerWith } from "./worker-with";
 
+const NOTHING_LISTENS = "postgres://postgres:postgres@127.0.0.1:9/x";
+
 const transports: Array<[string, Env]> = [
   ["tcp", { ...env, DATABASE_TRANSPORT: "tcp" }],
   ["websocket", { ...env, DATABASE_TRANSPORT: "websocket" }],
+  // A Hyperdrive binding wins over DATABASE_URL and its transport (the URL here leads nowhere):
+  // its connection string is reached over tcp, as `wrangler dev` hands over its
+  // localConnectionString.
+  [
+    "hyperdrive",
+    {
+      ...env,
+      DATABASE_URL: NOTHING_LISTENS,
+      DATABASE_TRANSPORT: "websocket",
+      HYPERDRIVE: { connectionString: env.DATABASE_URL ?? "" },
+    },
+  ],
 ];
 
 describe.each(transports)("the %s transport", (name, bindings) => {
@@ -44,7 +59,11 @@ describe.each(transports)("the %s transport", (name, bindings) => {
   });
 
   it("answers 503 with Retry-After when nothing listens at the database's address", async () => {
-    const down: Env = { ...bindings, DATABASE_URL: "postgres://postgres:postgres@127.0.0.1:9/x" };
+    const down: Env = {
+      ...bindings,
+      DATABASE_URL: NOTHING_LISTENS,
+      ...(bindings.HYPERDRIVE ? { HYPERDRIVE: { connectionString: NOTHING_LISTENS } } : {}),
+    };
     const w = newWallet(workerWith(down));
     // A query, and a transaction (whose connection is taken from the pool by itself).
     for (const res of [

@@ -13,6 +13,12 @@ export interface Env {
   DATABASE_TRANSPORT?: string;
   /** host:port of a WebSocket-to-TCP proxy, for the `websocket` transport to a local Postgres. */
   NEON_WS_PROXY?: string;
+  /**
+   * A Hyperdrive binding (wrangler.toml, README "Deploy"): when present, the Worker connects to
+   * its connection string over `tcp` instead of DATABASE_URL. Hyperdrive keeps pooled
+   * connections near the database, so a request pays no connection set-up across the distance.
+   */
+  HYPERDRIVE?: { connectionString: string };
   JWT_SECRET?: string;
   AUTH_MESSAGE_PREFIX?: string;
   EMBEDDER?: string;
@@ -93,9 +99,13 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; problems:
 
 /** Parses the Worker's environment once per request; empty strings count as unset. */
 export function parseConfig(env: Env): ConfigResult {
-  const raw = Object.fromEntries(
+  const raw: Record<string, unknown> = Object.fromEntries(
     Object.entries(env).filter(([, v]) => typeof v === "string" && v !== ""),
   );
+  if (env.HYPERDRIVE?.connectionString) {
+    raw.DATABASE_URL = env.HYPERDRIVE.connectionString;
+    raw.DATABASE_TRANSPORT = "tcp";
+  }
   const parsed = configSchema.safeParse(raw);
   if (parsed.success) return { ok: true, config: parsed.data };
   return {
