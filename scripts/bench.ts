@@ -13,8 +13,12 @@
  *   Skipped with a message when the dataset file is missing.
  * - speed: store, batch store, recall at each wallet size, search and list over HTTP, and Mem0
  *   insert throughput and recall latency on the same texts and queries.
+ * - concurrency: many wallets at once, on the embedded database and DATABASE_URL's server.
+ * - distance (needs DATABASE_URL): each operation's latency with the database `--delay` ms away
+ *   (a delay proxy, PgBouncers and wrangler of its own), and its Worker↔database round trips.
  *
- * Prints one table per part and writes bench-results/{locomo,speed}-<embedded|server>.json.
+ * Prints one table per part and writes bench-results/{locomo,speed}-<embedded|server>.json,
+ * concurrency.json and distance.json.
  *
  *   npm run bench                                   # both parts, sizes 1000,10000,100000
  *   npm run bench -- --only locomo                  # quality only
@@ -22,11 +26,13 @@
  *   npm run bench -- --only speed --sizes 1000,10000 --queries 100
  *   npm run bench -- --locomo path/to/locomo.json --skip-mem0
  *   DATABASE_URL=postgres://… npm run bench         # a real PostgreSQL server
+ *   DATABASE_URL=postgres://… npm run bench -- --only distance --delay 20 --rounds 20
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { runConcurrency } from "./bench/concurrency";
+import { Cleanups, runDistance } from "./bench/distance";
 import { type EmbedServer, startEmbedServer } from "./bench/embed-server";
 import { type BenchEmbedding, type EmbedderKind, startBenchEmbedding } from "./bench/embedding";
 import { runLocomo } from "./bench/locomo/index";
@@ -49,13 +55,15 @@ const { values: args } = parseArgs({
     "api-seed-max": { type: "string", default: "10000" },
     "mem0-max-size": { type: "string", default: "10000" },
     wallets: { type: "string", default: "20" },
-    rounds: { type: "string", default: "5" },
+    // Rounds per wallet for concurrency (default 5), requests per operation for distance (20).
+    rounds: { type: "string" },
+    delay: { type: "string", default: "20" },
     port: { type: "string", default: "8788" },
     out: { type: "string", default: `${ROOT}bench-results` },
   },
 });
 
-const PARTS = ["locomo", "speed", "concurrency"] as const;
+const PARTS = ["locomo", "speed", "concurrency", "distance"] as const;
 type Part = (typeof PARTS)[number];
 
 function positive(name: string, value: string | undefined): number {
@@ -77,6 +85,12 @@ async function main() {
     );
     parts.delete("locomo");
   }
+  if (parts.has("distance") && !process.env.DATABASE_URL) {
+    log(
+      "distance part skipped: it needs DATABASE_URL pointing at a PostgreSQL server (POOLER=1 bash scripts/ci-postgres.sh starts one)",
+    );
+    parts.delete("distance");
+  }
   if (parts.size === 0) return;
   if (args.embedder !== "bge" && args.embedder !== "local") {
     throw new Error("--embedder must be bge (production's model, the default) or local (lexical)");
@@ -87,7 +101,9 @@ async function main() {
   let embed: EmbedServer | undefined;
   let stack: Stack | undefined;
   let embedding: BenchEmbedding | undefined;
+  const distanceCleanups = new Cleanups();
   const stop = async () => {
+    await distanceCleanups.runAll();
     await stack?.stop();
     await embed?.close();
     await embedding?.stop();
@@ -95,65 +111,82 @@ async function main() {
   };
   process.on("SIGINT", () => void stop().then(() => process.exit(130)));
   try {
-    embedding = await startBenchEmbedding(args.embedder as EmbedderKind);
-    if (useMem0) {
-      embed = await startEmbedServer(embedding.embedder);
-      log(`embedding endpoint for Mem0 on ${embed.baseUrl} (model ${embed.model})`);
-    }
-    stack = await startStack(positive("port", args.port), {
-      serverUrl: process.env.DATABASE_URL,
-      vars: embedding.vars,
-    });
     const tables: Table[] = [];
-    const kind = stack.database.kind;
+    if (parts.has("locomo") || parts.has("speed") || parts.has("concurrency")) {
+      embedding = await startBenchEmbedding(args.embedder as EmbedderKind);
+      if (useMem0) {
+        embed = await startEmbedServer(embedding.embedder);
+        log(`embedding endpoint for Mem0 on ${embed.baseUrl} (model ${embed.model})`);
+      }
+      stack = await startStack(positive("port", args.port), {
+        serverUrl: process.env.DATABASE_URL,
+        vars: embedding.vars,
+      });
+      const kind = stack.database.kind;
 
-    // LoCoMo first: its wallets then share the tables only with each other.
-    if (parts.has("locomo")) {
-      const started = Date.now();
-      const result = await runLocomo({
-        path: locomoPath,
-        baseUrl: stack.baseUrl,
-        embed,
-        embedding,
-        useMem0,
-      });
-      result.json.database = stack.dbLabel;
-      result.json.command = commandLine();
-      const file = writeJson(out, `locomo-${kind}.json`, result.json);
-      log(`LoCoMo done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
-      tables.push(...result.tables);
-    }
-    if (parts.has("speed")) {
-      const started = Date.now();
-      const result = await runSpeed(stack, {
-        sizes: (args.sizes ?? "")
-          .split(",")
-          .map(Number)
-          .filter((n) => n > 0),
-        queries: positive("queries", args.queries),
-        ...otherWallets(kind),
-        apiSeedMax: positive("api-seed-max", args["api-seed-max"]),
-        mem0MaxSize: positive("mem0-max-size", args["mem0-max-size"]),
-        useMem0,
-        embed,
-        embedding,
-      });
-      result.json.command = commandLine();
-      const file = writeJson(out, `speed-${kind}.json`, result.json);
-      log(`speed done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
-      tables.push(...result.tables);
-    }
-    // Last, with stacks of its own: the embedded default and, with DATABASE_URL, the server.
-    if (parts.has("concurrency")) {
+      // LoCoMo first: its wallets then share the tables only with each other.
+      if (parts.has("locomo")) {
+        const started = Date.now();
+        const result = await runLocomo({
+          path: locomoPath,
+          baseUrl: stack.baseUrl,
+          embed,
+          embedding,
+          useMem0,
+        });
+        result.json.database = stack.dbLabel;
+        result.json.command = commandLine();
+        const file = writeJson(out, `locomo-${kind}.json`, result.json);
+        log(`LoCoMo done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
+        tables.push(...result.tables);
+      }
+      if (parts.has("speed")) {
+        const started = Date.now();
+        const result = await runSpeed(stack, {
+          sizes: (args.sizes ?? "")
+            .split(",")
+            .map(Number)
+            .filter((n) => n > 0),
+          queries: positive("queries", args.queries),
+          ...otherWallets(kind),
+          apiSeedMax: positive("api-seed-max", args["api-seed-max"]),
+          mem0MaxSize: positive("mem0-max-size", args["mem0-max-size"]),
+          useMem0,
+          embed,
+          embedding,
+        });
+        result.json.command = commandLine();
+        const file = writeJson(out, `speed-${kind}.json`, result.json);
+        log(`speed done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
+        tables.push(...result.tables);
+      }
+      // Last, with stacks of its own: the embedded default and, with DATABASE_URL, the server.
+      if (parts.has("concurrency")) {
+        await stack.stop();
+        const started = Date.now();
+        const result = await runConcurrency({
+          port: positive("port", args.port),
+          wallets: positive("wallets", args.wallets),
+          rounds: positive("rounds", args.rounds ?? "5"),
+        });
+        const file = writeJson(out, "concurrency.json", { ...result.json, command: commandLine() });
+        log(`concurrency done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
+        tables.push(...result.tables);
+      }
       await stack.stop();
+    }
+    // With a Worker, PgBouncers and a scratch database of its own, after the others' are gone.
+    if (parts.has("distance")) {
       const started = Date.now();
-      const result = await runConcurrency({
+      const result = await runDistance({
+        serverUrl: process.env.DATABASE_URL ?? "",
         port: positive("port", args.port),
-        wallets: positive("wallets", args.wallets),
-        rounds: positive("rounds", args.rounds),
+        delayMs: positive("delay", args.delay),
+        rounds: positive("rounds", args.rounds ?? "20"),
+        cleanups: distanceCleanups,
       });
-      const file = writeJson(out, "concurrency.json", { ...result.json, command: commandLine() });
-      log(`concurrency done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
+      const file = writeJson(out, "distance.json", { ...result.json, command: commandLine() });
+      log(`distance done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
       tables.push(...result.tables);
     }
     for (const table of tables) printTable(table);
