@@ -3,9 +3,6 @@ import {
   and,
   arrayContains,
   arrayOverlaps,
-  asc,
-  count,
-  desc,
   eq,
   gt,
   gte,
@@ -21,8 +18,16 @@ import type { DomainContext } from "../context";
 import { notFound } from "../errors";
 import { inputIssues } from "../lib/validate";
 import * as f from "./fields";
-import { foldLiveCounts, liveTotal } from "./live-count";
-import { liveMemory, type MemoryRecord, memoryColumns, toMemory, undeletedMemory } from "./rows";
+import { foldLiveCounts, liveTotalColumns, liveTotalOf } from "./live-count";
+import {
+  liveMemory,
+  type MemoryRecord,
+  memoryColumnList,
+  memoryColumns,
+  recordFromRow,
+  toMemory,
+  undeletedMemory,
+} from "./rows";
 
 /**
  * `?metadata=` is JSON inside a query string, so the body's checks (middleware/body.ts) apply
@@ -131,36 +136,42 @@ export const listQuery = memoryFilters.extend({
 export type ListQuery = z.output<typeof listQuery>;
 
 /**
- * How many of the caller's memories match the filters. With no filter but the namespace, from
- * the kept counts (live-count.ts) instead of counting the rows.
+ * How many of the caller's memories match the filters, as the columns `total` and `pieces`:
+ * with no filter but the namespace, from the kept counts (live-count.ts) instead of counting
+ * the rows.
  */
-async function matching(ctx: DomainContext, q: MemoryFilters, where: SQL | undefined) {
+function matchingColumns(ctx: DomainContext, q: MemoryFilters, where: SQL | undefined): SQL {
   const { namespace, ...others } = q;
   if (Object.values(others).every((v) => v === undefined)) {
-    const { total, foldable } = await liveTotal(ctx.db, ctx.userId, namespace);
-    if (foldable) ctx.afterwards(`counts:${ctx.userId}`, (db) => foldLiveCounts(db, ctx.userId));
-    return total;
+    return liveTotalColumns(ctx.userId, namespace);
   }
-  const [row] = await ctx.db.select({ n: count() }).from(memories).where(where);
-  return row?.n ?? 0;
+  return sql`(SELECT count(*) FROM ${memories} WHERE ${where})::int AS total, 0 AS pieces`;
 }
 
+/** Folds the wallet's counts after the response when the total said they piled up. */
+function foldIfMany(ctx: DomainContext, row: Record<string, unknown> | undefined): number {
+  const { total, foldable } = liveTotalOf(row);
+  if (foldable) ctx.afterwards(`counts:${ctx.userId}`, (db) => foldLiveCounts(db, ctx.userId));
+  return total;
+}
+
+/** A page and the total in one statement (one round trip; an empty page still has its total). */
 export async function listMemories(ctx: DomainContext, q: ListQuery) {
   const where = and(...filterConditions(ctx.userId, q));
-  const column = SORTABLE[q.sort ?? "created_at"];
-  const direction = q.order === "asc" ? asc : desc;
+  const column = sql.raw(`"${SORTABLE[q.sort ?? "created_at"].name}"`);
+  const direction = sql.raw(q.order === "asc" ? "ASC" : "DESC");
   const { limit, offset, sort: _sort, order: _order, ...filters } = q;
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .select(memoryColumns)
-      .from(memories)
-      .where(where)
-      .orderBy(direction(column), direction(memories.id))
-      .limit(limit)
-      .offset(offset),
-    matching(ctx, filters, where),
-  ]);
-  return { memories: rows.map((r) => toMemory(r as MemoryRecord)), total, limit, offset };
+  const result = await ctx.db.execute<Record<string, unknown>>(sql`
+    SELECT t.total, t.pieces, r.* FROM (SELECT ${matchingColumns(ctx, filters, where)}) t
+    LEFT JOIN (
+      SELECT ${memoryColumnList()} FROM ${memories} WHERE ${where}
+      ORDER BY ${column} ${direction}, id ${direction}
+      LIMIT ${limit} OFFSET ${offset}
+    ) r ON true
+    ORDER BY r.${column} ${direction}, r.id ${direction}`);
+  const total = foldIfMany(ctx, result.rows[0]);
+  const page = result.rows.filter((r) => r.id).map((r) => toMemory(recordFromRow(r)));
+  return { memories: page, total, limit, offset };
 }
 
 export async function getMemory(ctx: DomainContext, id: string) {
@@ -182,7 +193,10 @@ export async function assertLive(ctx: DomainContext, id: string): Promise<void> 
 }
 
 export async function countMemories(ctx: DomainContext, q: MemoryFilters): Promise<number> {
-  return matching(ctx, q, and(...filterConditions(ctx.userId, q)));
+  const result = await ctx.db.execute<Record<string, unknown>>(
+    sql`SELECT ${matchingColumns(ctx, q, and(...filterConditions(ctx.userId, q)))}`,
+  );
+  return foldIfMany(ctx, result.rows[0]);
 }
 
 export async function tagCounts(ctx: DomainContext, namespace?: string) {

@@ -4,7 +4,7 @@
  * minus the rows whose expiry has passed (an index of live rows with an expiry). List and
  * count use it when nothing but the namespace filters them.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { memories, memoryCounts } from "../../schema/tables";
 import type { DbOrTx } from "../db/client";
 import { undeletedMemory } from "./rows";
@@ -27,23 +27,35 @@ export const countedLive = (userId: string, namespace?: string) =>
     WHERE ${memoryCounts.userId} = ${userId}
       ${namespace === undefined ? sql`` : sql`AND ${memoryCounts.namespace} = ${namespace}`}), 0)::int`;
 
+/**
+ * `total` (the wallet's or namespace's live memories) and `pieces` (its memory_counts rows, up
+ * to FOLD_ABOVE + 1) as two columns, for a statement that reads them beside other work.
+ */
+export function liveTotalColumns(userId: string, namespace?: string): SQL {
+  const inNamespace =
+    namespace === undefined ? sql`` : sql`AND ${memories.namespace} = ${namespace}`;
+  return sql`${countedLive(userId, namespace)}
+      - (SELECT count(*) FROM ${memories}
+        WHERE ${undeletedMemory(userId)} AND ${memories.expiresAt} IS NOT NULL AND ${memories.expiresAt} <= now()
+          ${inNamespace})::int AS total,
+      (SELECT count(*) FROM (SELECT 1 FROM ${memoryCounts} WHERE ${memoryCounts.userId} = ${userId}
+        LIMIT ${FOLD_ABOVE + 1}) s)::int AS pieces`;
+}
+
+/** Reads liveTotalColumns' answer. */
+export function liveTotalOf(row: { total?: unknown; pieces?: unknown } | undefined): LiveTotal {
+  return { total: Number(row?.total ?? 0), foldable: Number(row?.pieces ?? 0) > FOLD_ABOVE };
+}
+
 export async function liveTotal(
   db: DbOrTx,
   userId: string,
   namespace?: string,
 ): Promise<LiveTotal> {
-  const inNamespace =
-    namespace === undefined ? sql`` : sql`AND ${memories.namespace} = ${namespace}`;
-  const result = await db.execute<{ total: number; pieces: number }>(sql`
-    SELECT
-      ${countedLive(userId, namespace)}
-      - (SELECT count(*) FROM ${memories}
-        WHERE ${undeletedMemory(userId)} AND ${memories.expiresAt} IS NOT NULL AND ${memories.expiresAt} <= now()
-          ${inNamespace})::int AS total,
-      (SELECT count(*) FROM (SELECT 1 FROM ${memoryCounts} WHERE ${memoryCounts.userId} = ${userId}
-        LIMIT ${FOLD_ABOVE + 1}) s)::int AS pieces`);
-  const row = result.rows[0];
-  return { total: Number(row?.total ?? 0), foldable: Number(row?.pieces ?? 0) > FOLD_ABOVE };
+  const result = await db.execute<{ total: number; pieces: number }>(
+    sql`SELECT ${liveTotalColumns(userId, namespace)}`,
+  );
+  return liveTotalOf(result.rows[0]);
 }
 
 /**
