@@ -31,6 +31,8 @@ export default defineConfig({
                 AUTH_MESSAGE_PREFIX: "service-auth",
                 EMBEDDER: "local",
                 FAKE_OPENAI_URL: inject("fakeOpenAiUrl"),
+                // The database behind a front that asks for a password (test/password-front.ts).
+                PASSWORD_FRONT: inject("passwordFront"),
                 // The anvil chain of the payment tests (JSON, scripts/local-chain.ts). The Worker's
                 // own X402_* settings stay at their defaults (Base, payments off) for the suite;
                 // test/payment/chain.ts points a Worker at the chain by passing it X402_* itself.

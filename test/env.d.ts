@@ -9,6 +9,8 @@ declare namespace Cloudflare {
     /** The local WebSocket proxy (host:port), for tests of the `websocket` transport. */
     NEON_WS_PROXY: string;
     FAKE_OPENAI_URL: string;
+    /** JSON `{url, statsUrl}` of the database behind a front that asks for a password. */
+    PASSWORD_FRONT: string;
     /** JSON of the local chain (scripts/local-chain.ts LocalChain without stop). */
     LOCAL_CHAIN: string;
     /** The local bge-small-en-v1.5 embeddings API (…/v1), or "" with BGE_PROBLEM saying why. */

@@ -3,6 +3,7 @@ import { startModelProcess } from "../scripts/embedder/launch";
 import { startLocalChain } from "../scripts/local-chain";
 import { startLocalDatabase } from "../scripts/local-db";
 import { startFakeOpenAi } from "./fake-openai-server";
+import { startPasswordFront } from "./password-front";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,6 +16,8 @@ declare module "vitest" {
     bgeUrl: string;
     /** …and then why, for the real-model tests to fail with. */
     bgeProblem: string;
+    /** The database behind a front that asks for a password (test/password-front.ts), as JSON. */
+    passwordFront: string;
   }
 }
 
@@ -37,6 +40,8 @@ export default async function setup(project: TestProject) {
   project.provide("databaseUrl", db.url);
   project.provide("wsProxy", db.wsProxy);
   project.provide("fakeOpenAiUrl", fake.url);
+  const front = await startPasswordFront(db.url);
+  project.provide("passwordFront", JSON.stringify({ url: front.url, statsUrl: front.statsUrl }));
   const { stop: _stop, ...chainDetails } = chain;
   project.provide("localChain", JSON.stringify(chainDetails));
   const bge = await model;
@@ -49,6 +54,7 @@ export default async function setup(project: TestProject) {
     if (bge.ok) await bge.process.stop();
     await chain.stop();
     await fake.close();
+    await front.close();
     await db.stop();
   };
 }

@@ -77,3 +77,40 @@ describe.each(transports)("the %s transport", (name, bindings) => {
     }
   });
 });
+
+/**
+ * A server that asks for a cleartext password (test/password-front.ts, as Neon's endpoint and
+ * PgBouncer with auth_type = plain): with DATABASE_PIPELINE_CONNECT=password the driver sends
+ * the password with the start-up, a round trip less per connection; without it, it waits to be
+ * asked. Either way every request works.
+ */
+describe("a server that asks for a password", () => {
+  const front = JSON.parse(env.PASSWORD_FRONT) as { url: string; statsUrl: string };
+  const stats = async () =>
+    (await (await fetch(`${front.statsUrl}/stats`)).json()) as {
+      connections: number;
+      pipelined: number;
+    };
+  const calls = async (bindings: Env) => {
+    const w = newWallet(workerWith(bindings));
+    const id = await w.store(uniqueText("behind a password"));
+    expect((await w.patch(`/v1/memories/${id}`, { importance: 0.9 })).status).toBe(200);
+    expect((await w.get(`/v1/memories/${id}`)).status).toBe(200);
+  };
+
+  it.each([
+    ["tcp", { DATABASE_TRANSPORT: "tcp" }],
+    ["websocket", { DATABASE_TRANSPORT: "websocket" }],
+  ])("over %s, pipelines the password when asked to, and only then", async (_name, transport) => {
+    const base: Env = { ...env, ...transport, DATABASE_URL: front.url };
+    const before = await stats();
+    await calls({ ...base, DATABASE_PIPELINE_CONNECT: "password" });
+    const pipelined = await stats();
+    expect(pipelined.connections).toBeGreaterThan(before.connections);
+    expect(pipelined.pipelined - before.pipelined).toBe(pipelined.connections - before.connections);
+    await calls(base);
+    const asked = await stats();
+    expect(asked.connections).toBeGreaterThan(pipelined.connections);
+    expect(asked.pipelined).toBe(pipelined.pipelined);
+  });
+});

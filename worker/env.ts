@@ -14,6 +14,13 @@ export interface Env {
   /** host:port of a WebSocket-to-TCP proxy, for the `websocket` transport to a local Postgres. */
   NEON_WS_PROXY?: string;
   /**
+   * `password`: send the start-up and the password together, without waiting to be asked (the
+   * Neon driver's pipelined connect; it always does so on Neon's own endpoint), one round trip
+   * less per connection. Only for a server that asks for a cleartext password (Neon, PgBouncer
+   * with `auth_type = plain`): one that trusts the client refuses the unasked password.
+   */
+  DATABASE_PIPELINE_CONNECT?: string;
+  /**
    * A Hyperdrive binding (wrangler.toml, README "Deploy"): when present, the Worker connects to
    * its connection string over `tcp` instead of DATABASE_URL. Hyperdrive keeps pooled
    * connections near the database, so a request pays no connection set-up across the distance.
@@ -62,6 +69,7 @@ const configSchema = z.object({
   DATABASE_URL: z.string().min(1, "DATABASE_URL is not set"),
   DATABASE_TRANSPORT: z.enum(["websocket", "tcp"]).optional(),
   NEON_WS_PROXY: z.string().min(1).optional(),
+  DATABASE_PIPELINE_CONNECT: z.enum(["password", "off"]).optional(),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be set to at least 32 characters"),
   AUTH_MESSAGE_PREFIX: z.string().min(1).default("service-auth"),
   EMBEDDER: z.enum(["local", "workers-ai", "openai"]).default("local"),

@@ -216,6 +216,9 @@ async function startWorker(port: number, vars: Record<string, string>, cleanups:
       // The lexical embedder and the rules provider: no model's time, the database path alone.
       EMBEDDER: "local",
       LLM_PROVIDER: "rules",
+      // Every PgBouncer here asks for a cleartext password, as Neon's endpoint does, where the
+      // driver always sends it with the start-up: the same here (one round trip less).
+      DATABASE_PIPELINE_CONNECT: "password",
       ...vars,
     },
   });

@@ -116,11 +116,14 @@ export class TcpSocketAsWebSocket extends EventTarget {
   }
 }
 
-/** The transport the Worker's settings ask for (Env.DATABASE_TRANSPORT, NEON_WS_PROXY). */
+/** The transport the Worker's settings ask for (Env.DATABASE_TRANSPORT, NEON_WS_PROXY…). */
 export function workerTransport(settings: {
   DATABASE_TRANSPORT?: string;
   NEON_WS_PROXY?: string;
+  DATABASE_PIPELINE_CONNECT?: string;
 }): Transport {
-  if (settings.DATABASE_TRANSPORT === "tcp") return { socket: TcpSocketAsWebSocket };
-  return settings.NEON_WS_PROXY ? { wsProxy: settings.NEON_WS_PROXY } : {};
+  const pipelineConnect = settings.DATABASE_PIPELINE_CONNECT === "password";
+  if (settings.DATABASE_TRANSPORT === "tcp")
+    return { socket: TcpSocketAsWebSocket, pipelineConnect };
+  return settings.NEON_WS_PROXY ? { wsProxy: settings.NEON_WS_PROXY, pipelineConnect } : {};
 }

@@ -17,6 +17,11 @@ export interface Transport {
   wsProxy?: string;
   /** A WebSocket-shaped class the driver connects through instead of a WebSocket. */
   socket?: SocketClass;
+  /**
+   * Send the password with the start-up (Env.DATABASE_PIPELINE_CONNECT). Neon's own endpoint
+   * gets it always (the driver's default); through a proxy or socket of ours only when asked.
+   */
+  pipelineConnect?: boolean;
 }
 
 /**
@@ -51,8 +56,9 @@ export function clientFor(transport: Transport): typeof Client {
         settings.wsProxy = (host, port) => `${relay}/v2?address=${host}:${port}`;
         settings.useSecureWebSocket = false;
         settings.pipelineTLS = false;
-        // With pipelining on, a plain Postgres answers "invalid frontend message type 112".
-        settings.pipelineConnect = false;
+        // With pipelining on, a Postgres that asks for no password answers "invalid frontend
+        // message type 112": on only for a server that asks for a cleartext one.
+        settings.pipelineConnect = transport.pipelineConnect ? "password" : false;
       }
     }
   };
