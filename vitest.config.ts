@@ -27,6 +27,8 @@ export default defineConfig({
                 // does; test/transport.test.ts runs it over the WebSocket proxy too.
                 DATABASE_TRANSPORT: inject("wsProxy") ? "tcp" : "",
                 NEON_WS_PROXY: inject("wsProxy") ?? "",
+                // "on" for the embedded database (stores hold it once; memories/store.ts).
+                DATABASE_SERIAL: inject("databaseSerial"),
                 JWT_SECRET: "test-secret-test-secret-test-secret-0123456789",
                 AUTH_MESSAGE_PREFIX: "service-auth",
                 EMBEDDER: "local",

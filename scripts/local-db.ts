@@ -107,13 +107,13 @@ export async function startLocalDatabase(opts: LocalDatabaseOptions): Promise<Lo
   return {
     url,
     wsProxy,
-    workerVars: wsProxy
-      ? {
-          DATABASE_URL: url,
-          DATABASE_TRANSPORT: opts.transport || "tcp",
-          NEON_WS_PROXY: wsProxy,
-        }
-      : { DATABASE_URL: url },
+    workerVars: {
+      ...(wsProxy
+        ? { DATABASE_URL: url, DATABASE_TRANSPORT: opts.transport || "tcp", NEON_WS_PROXY: wsProxy }
+        : { DATABASE_URL: url }),
+      // One session for every client (Env.DATABASE_SERIAL): stores hold it once, in a transaction.
+      ...(kind === "embedded" ? { DATABASE_SERIAL: "on" } : {}),
+    },
     kind,
     async stop() {
       for (const stop of stops) await stop();

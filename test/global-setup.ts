@@ -9,6 +9,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
     wsProxy: string | undefined;
+    /** "on" for the embedded database, which serves one client at a time (Env.DATABASE_SERIAL). */
+    databaseSerial: string;
     fakeOpenAiUrl: string;
     /** The local anvil chain of the payment tests (scripts/local-chain.ts), as JSON. */
     localChain: string;
@@ -39,6 +41,7 @@ export default async function setup(project: TestProject) {
   const chain = await startLocalChain({ log: (line) => console.log(`[test-chain] ${line}`) });
   project.provide("databaseUrl", db.url);
   project.provide("wsProxy", db.wsProxy);
+  project.provide("databaseSerial", db.workerVars.DATABASE_SERIAL ?? "");
   project.provide("fakeOpenAiUrl", fake.url);
   const front = await startPasswordFront(db.url);
   project.provide("passwordFront", JSON.stringify({ url: front.url, statsUrl: front.statsUrl }));

@@ -21,6 +21,13 @@ export interface Env {
    */
   DATABASE_PIPELINE_CONNECT?: string;
   /**
+   * `on`: the database runs one client's statements at a time (the embedded one; npm run dev,
+   * the tests and the bench set it). A store then locks its namespaces in a transaction and
+   * holds the database once, instead of probing and writing in two turns (memories/store.ts):
+   * round trips there cost nothing, and between two turns its scheduler served the indexer.
+   */
+  DATABASE_SERIAL?: string;
+  /**
    * A Hyperdrive binding (wrangler.toml, README "Deploy"): when present, the Worker connects to
    * its connection string over `tcp` instead of DATABASE_URL. Hyperdrive keeps pooled
    * connections near the database, so a request pays no connection set-up across the distance.
@@ -70,6 +77,7 @@ const configSchema = z.object({
   DATABASE_TRANSPORT: z.enum(["websocket", "tcp"]).optional(),
   NEON_WS_PROXY: z.string().min(1).optional(),
   DATABASE_PIPELINE_CONNECT: z.enum(["password", "off"]).optional(),
+  DATABASE_SERIAL: z.enum(["on", "off"]).optional(),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be set to at least 32 characters"),
   AUTH_MESSAGE_PREFIX: z.string().min(1).default("service-auth"),
   EMBEDDER: z.enum(["local", "workers-ai", "openai"]).default("local"),

@@ -3,10 +3,11 @@
  * targets' locks, the new rows, the merged rows and the stored memories read back, in one
  * round trip and one implicit transaction, so it is all or nothing by itself.
  *
- * With `seen` (the versions the probe read) the statement writes only if every namespace is
- * still at that version and every merge target is still live at the version the probe read
- * (its updated_at); otherwise it writes nothing and answers `ok = false`. Without it, the
- * caller already holds the namespaces (lockNamespaces) in its transaction.
+ * It writes only if every merge target is still live at the version the probe read (its
+ * updated_at: a PATCH or a delete may come between, and no namespace lock keeps them out), and,
+ * with `seen` (the versions the probe read), only if every namespace is still at that version;
+ * otherwise it writes nothing and answers `ok = false`. Without `seen`, the caller already
+ * holds the namespaces (lockNamespaces) in its transaction.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
@@ -44,14 +45,14 @@ export function storeWriteStatement(w: StoreWrite): SQL {
   const returning = (alias?: string) =>
     w.withMemories ? memoryColumnList(alias) : sql.raw(`${alias ? `${alias}.` : ""}id`);
   const namespaces = w.drafts.map((d) => d.namespace);
-  // The claim comes first: `targets` reads it, so the version rows are locked before any
-  // memory row, in every store (no lock-order deadlock between two stores).
+  // The claim comes first (`go` reads it before the targets), so the version rows are locked
+  // before any memory row, in every store (no lock-order deadlock between two stores).
   const claimed = w.seen
     ? sql`(SELECT count(*) FROM claim) = ${new Set(namespaces).size}`
     : sql`true`;
   const guarded = merged.filter((d) => d.seenUpdatedAt !== undefined);
   const targets =
-    w.seen && guarded.length > 0
+    guarded.length > 0
       ? sql`(SELECT count(*) FROM (
           SELECT ${memories.id} FROM ${memories}
           WHERE ${memories.userId} = ${w.userId} AND ${isLive(memories)}

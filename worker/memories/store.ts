@@ -19,7 +19,10 @@
  * one write statement that claims those versions (namespace-version.ts, store-write.ts). At
  * 40 ms from the database that is 2 round trips where BEGIN, lock, probe, insert, COMMIT were
  * 5. When a concurrent store of the same namespace wins the claim, the store runs again in a
- * transaction that locks the namespaces first: the old path, taken only under contention.
+ * transaction that locks the namespaces first: the old path, taken only under contention, and
+ * always on a database that serves one client at a time (Env.DATABASE_SERIAL, the embedded
+ * one), where round trips cost nothing and one hold of the database is what keeps the other
+ * wallets' requests and the indexer moving.
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { DomainContext } from "../context";
@@ -44,6 +47,9 @@ export { DEDUP_THRESHOLD, type StoredItem } from "./store-plan";
  * each of a batch's probes several times dearer.
  */
 const DEDUP_EF_SEARCH = 20;
+
+/** Locked attempts after a write that found its merge targets changed (each a PATCH's race). */
+const MAX_RETRIES = 3;
 
 export interface StoreResult {
   items: StoredItem[];
@@ -86,11 +92,8 @@ export async function storeMemories(
   const hashes = await Promise.all(inputs.map((m) => sha256Hex(m.content)));
   const batch: Batch = { inputs, vectors, hashes, withMemories: options.withMemories ?? false };
 
-  let outcome = await attempt(ctx, ctx.db, batch, true);
-  let extraTokens = outcome.tokens;
-  if (!outcome.written) {
-    // Another write to one of the namespaces came between the probe and the claim.
-    outcome = await ctx.db.transaction(async (tx) => {
+  const locked = () =>
+    ctx.db.transaction(async (tx) => {
       await lockNamespaces(
         tx,
         ctx.userId,
@@ -98,6 +101,22 @@ export async function storeMemories(
       );
       return attempt(ctx, tx, batch, false);
     });
+  // A database that serves one client at a time is held once (Env.DATABASE_SERIAL).
+  const serial = ctx.config.DATABASE_SERIAL === "on";
+  let outcome = serial ? await locked() : await attempt(ctx, ctx.db, batch, true);
+  let extraTokens = outcome.tokens;
+  // Another store of the namespace came between the probe and the claim, or a PATCH or delete
+  // changed a memory to merge into: again, under the namespaces' lock, reading them afresh.
+  for (let again = 0; !outcome.written; again++) {
+    if (again === MAX_RETRIES) {
+      throw new ApiError(
+        "SERVICE_UNAVAILABLE",
+        "The memories to merge into kept changing during the store; retry shortly",
+        undefined,
+        { "Retry-After": "1" },
+      );
+    }
+    outcome = await locked();
     extraTokens += outcome.tokens;
   }
   const { items, rows } = outcome;

@@ -2,13 +2,33 @@
  * Stores that overlap. A store probes for duplicates and then writes in one statement that
  * claims the namespace's version (worker/memories/namespace-version.ts): a store that loses the
  * claim to a concurrent one wrote nothing and runs again under the namespace's lock. These
- * tests hold whichever store wins: one memory per text, every item's fields kept, a merge
+ * tests hold whichever store wins, both ways: one memory per text, every item's fields kept, a merge
  * that never overwrites a concurrent PATCH, and wallets and namespaces apart.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { expectStatus, newWallet, uniqueText } from "../../helpers";
+import {
+  expectStatus,
+  newWallet as newWalletOf,
+  uniqueText,
+  type WorkerFetch,
+} from "../../helpers";
+import { workerWith } from "../../worker-with";
 
-describe("overlapping stores", () => {
+/**
+ * Both ways of storing, on either database: the probe and one claiming write (a server), and
+ * the namespaces locked in a transaction first (Env.DATABASE_SERIAL, the embedded database).
+ */
+const ways: Array<[string, WorkerFetch | undefined]> = [
+  ["as configured", undefined],
+  [
+    env.DATABASE_SERIAL === "on" ? "probe, then a claiming write" : "locked in a transaction",
+    workerWith({ ...env, DATABASE_SERIAL: env.DATABASE_SERIAL === "on" ? "off" : "on" }),
+  ],
+];
+
+describe.each(ways)("overlapping stores, %s", (_way, workerFetch) => {
+  const newWallet = () => newWalletOf(workerFetch);
   it("ten stores of one text at once make one memory, with every store's tag", async () => {
     const w = newWallet();
     const text = uniqueText("The standup moves to 9:30 on Mondays");
