@@ -42,7 +42,7 @@ import { storeWriteResult, storeWriteStatement } from "./store-write";
 export { DEDUP_THRESHOLD, type StoredItem } from "./store-plan";
 
 /**
- * With the claim, a shallow HNSW search for the probe: a duplicate to merge (cosine ≥ 0.95)
+ * A shallow HNSW search for the duplicate probe: a duplicate to merge (cosine ≥ 0.95)
  * is next to its probe in the graph, and recall's depth (ef_search 100, migration 0002) made
  * each of a batch's probes several times dearer.
  */
