@@ -34,12 +34,8 @@ const KEYWORD_SCAN_MAX = 2000;
 /** Query lexemes used for keyword matching (a 32 KB query would otherwise OR thousands). */
 const MAX_QUERY_LEXEMES = 64;
 
-/** The scope's sizes, on every row (and alone on a row when the path was the other one). */
-export type ScopeSizes = {
-  scope_n: number;
-  scope_wallet: number;
-  scope_cap: string | null;
-};
+/** The scope's size, the wallet's and the depth cap, on every row (alone when no path ran). */
+export type ScopeSizes = { scope_n: number; scope_wallet: number; scope_cap: string | null };
 
 /** One of the best-scoring candidates: its signals and what the response shows of it. */
 export type CandidateRow = ScopeSizes & {
@@ -75,10 +71,8 @@ export interface RecallStatementInput {
   userId: string;
   where: SQL;
   /**
-   * The scope counted for the choice of path (filterConditions' `undeleted` rows). The
-   * statement counts it itself and answers with the count (`scope_n`, and the wallet's size
-   * `scope_wallet` and the database's depth cap `scope_cap`), and it runs its path only if
-   * the count agrees (recall.ts runs the other path when it does not).
+   * The scope that picks the path (filterConditions' `undeleted` rows), counted by the
+   * statement itself: it runs its path only if the count agrees, and answers ScopeSizes.
    */
   sizeWhere: SQL;
   /**
