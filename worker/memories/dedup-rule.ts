@@ -4,7 +4,10 @@
  * bge-small-en-v1.5, "…support group on 7 May 2023" / "…on 20 July 2023" score 0.966. So:
  *
  * 1. Texts that differ in what carries a fact's identity are distinct memories, whatever
- *    their cosine: a number, a date or time word, a name, or a negation. The test is on the
+ *    their cosine: a number, a date or time word, a name, or a negation; and on store, a
+ *    pronoun (who is meant: "What about Kate?" / "What about you Kate?" are two questions).
+ *    Consolidation's clusters still take "Our team uses X" and "The service runs on X" for
+ *    paraphrases: they merge into one memory that keeps both texts. The test is on the
  *    words the two texts do not share (case-insensitive, by stem). It errs towards keeping
  *    both: a differing capitalised word at a sentence start counts as a name unless it is a
  *    stop word. Consolidation clusters and context's summarize groups by the same rule
@@ -46,6 +49,17 @@ const NEGATIONS = new Set(
   "not no never none nothing nobody nowhere neither nor cannot without".split(" "),
 );
 
+/**
+ * Who a statement is about or addressed to: "What about Kate?" and "What about you Kate?"
+ * (REALTALK) ask different people, though only a stop word differs. Store's rule only.
+ */
+const PRONOUNS = new Set(
+  (
+    "i me my mine myself you your yours yourself yourselves he him his himself she her hers " +
+    "herself it its itself we us our ours ourselves they them their theirs themselves"
+  ).split(" "),
+);
+
 /** A word: letters, digits and inner apostrophes ("don't", "Anna's"). */
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
@@ -73,13 +87,14 @@ function words(text: string): Word[] {
   return out;
 }
 
-function carriesFact(word: Word): boolean {
+function carriesFact(word: Word, pronouns: boolean): boolean {
   const bare = word.lower.replace(/'s$/, "");
   return (
     /\p{N}/u.test(bare) ||
     NUMBER_WORDS.has(bare) ||
     TIME_WORDS.has(bare) ||
     NEGATIONS.has(bare) ||
+    (pronouns && PRONOUNS.has(bare)) ||
     bare.endsWith("n't") ||
     word.name
   );
@@ -87,16 +102,17 @@ function carriesFact(word: Word): boolean {
 
 /**
  * The words of `a` that `b` lacks and vice versa which carry a fact's identity, e.g.
- * ["7", "may", "20", "july"]; empty when the texts may merge.
+ * ["7", "may", "20", "july"]; empty when the texts may merge. `pronouns`: they count too
+ * (store's rule).
  */
-export function distinguishingWords(a: string, b: string): string[] {
+export function distinguishingWords(a: string, b: string, pronouns = false): string[] {
   const wa = words(a);
   const wb = words(b);
   const inA = new Set(wa.map((w) => w.stem));
   const inB = new Set(wb.map((w) => w.stem));
   const out = new Set<string>();
-  for (const w of wa) if (!inB.has(w.stem) && carriesFact(w)) out.add(w.lower);
-  for (const w of wb) if (!inA.has(w.stem) && carriesFact(w)) out.add(w.lower);
+  for (const w of wa) if (!inB.has(w.stem) && carriesFact(w, pronouns)) out.add(w.lower);
+  for (const w of wb) if (!inA.has(w.stem) && carriesFact(w, pronouns)) out.add(w.lower);
   return [...out];
 }
 
@@ -127,7 +143,7 @@ export function mergeText(existing: string, incoming: string): MergedText | null
   // One text inside the other: keeping the longer loses nothing, whatever else differs.
   if (a.includes(b)) return { kind: "kept" };
   if (b.includes(a)) return { kind: "replaced" };
-  if (distinguishingWords(existing, incoming).length > 0) return null;
+  if (distinguishingWords(existing, incoming, true).length > 0) return null;
   // Only stop words, case or punctuation differ ("on the Tuesday" / "on Tuesday"): the same
   // statement, so the newer wording replaces the older one, as a correction would.
   if (contentStems(existing) === contentStems(incoming)) return { kind: "replaced" };

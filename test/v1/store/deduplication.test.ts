@@ -207,4 +207,16 @@ describe("deduplication on store", () => {
     expect(res.body.id).not.toBe(id);
     expect(await w.memoryCount()).toBe(1);
   });
+
+  it("keeps texts that differ in a pronoun apart: each asks about someone else", async () => {
+    const w = newWallet();
+    const texts = ["What about Kate?", "What about you Kate?", "What about her Kate?"];
+    const answers = [];
+    for (const content of texts) answers.push(await w.post("/v1/store", { content }));
+    for (const res of answers) expect(res.body.deduplicated).toBe(false);
+    const listed = await w.getOk("/v1/memories?limit=10");
+    expect(listed.memories.map((m: { content: string }) => m.content).sort()).toEqual(
+      [...texts].sort(),
+    );
+  });
 });
