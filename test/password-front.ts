@@ -11,6 +11,12 @@
  */
 import { createServer as createHttpServer } from "node:http";
 import { connect, createServer, type Socket } from "node:net";
+import {
+  errorResponse,
+  readUntyped,
+  SSL_REQUEST,
+  splitMessages,
+} from "../scripts/embedded-pg/wire";
 
 export const FRONT_PASSWORD = "front-secret";
 const PIPELINE_WINDOW_MS = 50;
@@ -21,23 +27,6 @@ export interface PasswordFront {
   /** http:// base of the stats endpoint. */
   statsUrl: string;
   close(): Promise<void>;
-}
-
-/** Length-prefixed messages: the start-up has no type byte, the rest one. */
-function takeMessage(buf: Buffer, typed: boolean): [Buffer, Buffer] | undefined {
-  const head = typed ? 1 : 0;
-  if (buf.length < head + 4) return undefined;
-  const end = head + buf.readInt32BE(head);
-  return buf.length < end ? undefined : [buf.subarray(0, end), buf.subarray(end)];
-}
-
-function errorResponse(code: string, message: string): Buffer {
-  const fields = Buffer.from(`SFATAL\0C${code}\0M${message}\0\0`, "latin1");
-  const out = Buffer.alloc(5 + fields.length);
-  out.write("E", 0, "latin1");
-  out.writeInt32BE(4 + fields.length, 1);
-  fields.copy(out, 5);
-  return out;
 }
 
 const ASK_CLEARTEXT = Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]); // 'R', len 8, code 3
@@ -57,29 +46,31 @@ export async function startPasswordFront(upstreamUrl: string): Promise<PasswordF
     const onData = (chunk: Buffer) => {
       pending = Buffer.concat([pending, chunk]);
       if (!startup) {
-        const taken = takeMessage(pending, false);
-        if (!taken) return;
-        [startup, pending] = taken;
-        if (startup.readInt32BE(4) === 80877103) {
-          // SSLRequest: no TLS here; the client goes on in plain text.
-          startup = undefined;
+        const head = readUntyped(pending);
+        if (!head) return;
+        const message = pending.subarray(0, head.length);
+        pending = pending.subarray(head.length);
+        if (head.code === SSL_REQUEST) {
+          // No TLS here; the client goes on in plain text.
           client.write("N");
           return onData(Buffer.alloc(0));
         }
+        startup = message;
         setTimeout(() => {
           asked = true;
           if (!passwordSeen) client.write(ASK_CLEARTEXT);
         }, PIPELINE_WINDOW_MS);
       }
-      const taken = takeMessage(pending, true);
-      if (!taken) return;
-      const [message, rest] = taken;
+      const { messages, rest: after } = splitMessages(pending);
+      const [message, ...others] = messages;
+      if (!message) return;
+      const rest = Buffer.concat([...others.map((m) => m.bytes), after]);
       passwordSeen = true;
       client.off("data", onData);
-      const password = message.subarray(5, message.length - 1).toString("utf8");
-      if (message[0] !== 0x70 || password !== FRONT_PASSWORD) {
+      const password = message.bytes.subarray(5, message.bytes.length - 1).toString("utf8");
+      if (message.type !== "p" || password !== FRONT_PASSWORD) {
         stats.refused++;
-        client.end(errorResponse("28P01", "password authentication failed"));
+        client.end(errorResponse("FATAL", "28P01", "password authentication failed"));
         return;
       }
       if (!asked) stats.pipelined++;
