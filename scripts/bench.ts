@@ -8,8 +8,9 @@
  * port 8788 embedding with it, and an OpenAI-compatible endpoint on 127.0.0.1 serving the same
  * vectors to Mem0. Parts (scripts/bench/):
  *
- * - locomo: LoCoMo evidence recall@1/5/10 per category, recall latency and ingest time, for
- *   ours (over HTTP), Mem0 (in process), BM25 and exact cosine (in process references).
+ * - locomo: evidence recall@1/5/10 and hit@1/5/10 per category on LoCoMo, REALTALK or any
+ *   dataset in LoCoMo's layout (--dataset), recall latency and ingest time, for ours (over
+ *   HTTP), Mem0 (in process), BM25 and exact cosine (in process references).
  *   Skipped with a message when the dataset file is missing.
  * - speed: store, batch store, recall at each wallet size, search and list over HTTP, and Mem0
  *   insert throughput and recall latency on the same texts and queries.
@@ -17,13 +18,16 @@
  * - distance (needs DATABASE_URL): each operation's latency with the database `--delay` ms away
  *   (a delay proxy, PgBouncers and wrangler of its own), and its Worker↔database round trips.
  *
- * Prints one table per part and writes bench-results/{locomo,speed}-<embedded|server>.json,
+ * Prints one table per part and writes bench-results/{locomo|realtalk,speed}-<embedded|server>.json,
  * concurrency.json and distance.json.
  *
  *   npm run bench                                   # both parts, sizes 1000,10000,100000
  *   npm run bench -- --only locomo                  # quality only
  *   npm run bench -- --only locomo --embedder local # with the lexical embedder
  *   npm run bench -- --only speed --sizes 1000,10000 --queries 100
+ *   npm run bench -- --only locomo --dataset realtalk # REALTALK's dev split (or a path)
+ *   npm run bench -- --only locomo --dataset path/to/data.json --categories 1=multi-hop,2=temporal
+ *   npm run bench -- --only locomo --hold-out conv-43 # that conversation reported apart
  *   npm run bench -- --locomo path/to/locomo.json --skip-mem0
  *   DATABASE_URL=postgres://… npm run bench         # a real PostgreSQL server
  *   DATABASE_URL=postgres://… npm run bench -- --only distance --delay 20 --rounds 20
@@ -46,7 +50,12 @@ const { values: args } = parseArgs({
   options: {
     only: { type: "string" },
     embedder: { type: "string", default: "bge" },
-    locomo: { type: "string", default: resolve(ROOT, "../shared/datasets/locomo/locomo-dev.json") },
+    // The quality part's dataset: locomo, realtalk (../shared's dev splits) or a file's path;
+    // --locomo is its older name. --categories names another dataset's categories.
+    dataset: { type: "string" },
+    locomo: { type: "string" },
+    categories: { type: "string" },
+    "hold-out": { type: "string" },
     "skip-mem0": { type: "boolean", default: false },
     sizes: { type: "string", default: "1000,10000,100000" },
     queries: { type: "string", default: "200" },
@@ -66,6 +75,16 @@ const { values: args } = parseArgs({
 const PARTS = ["locomo", "speed", "concurrency", "distance"] as const;
 type Part = (typeof PARTS)[number];
 
+/** ../shared's dev split of a named dataset, or the path given. */
+function datasetPath(dataset: string): string {
+  const named: Record<string, string> = {
+    locomo: "../shared/datasets/locomo/locomo-dev.json",
+    realtalk: "../shared/datasets/realtalk/realtalk-dev.json",
+  };
+  const file = named[dataset.toLowerCase()];
+  return file ? resolve(ROOT, file) : resolve(dataset);
+}
+
 function positive(name: string, value: string | undefined): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0)
@@ -78,10 +97,10 @@ async function main() {
     throw new Error(`--only must be one of ${PARTS.join(", ")}`);
   }
   const parts = new Set<Part>(args.only ? [args.only as Part] : PARTS);
-  const locomoPath = resolve(args.locomo ?? "");
+  const locomoPath = datasetPath(args.dataset ?? args.locomo ?? "locomo");
   if (parts.has("locomo") && !existsSync(locomoPath)) {
     log(
-      `LoCoMo part skipped: no dataset at ${locomoPath} (pass --locomo <path to locomo-dev.json>)`,
+      `quality part skipped: no dataset at ${locomoPath} (pass --dataset locomo, realtalk or the path of a file in LoCoMo's layout)`,
     );
     parts.delete("locomo");
   }
@@ -129,6 +148,11 @@ async function main() {
         const started = Date.now();
         const result = await runLocomo({
           path: locomoPath,
+          categories: args.categories,
+          heldOut: args["hold-out"]
+            ?.split(",")
+            .map((id) => id.trim())
+            .filter(Boolean),
           baseUrl: stack.baseUrl,
           embed,
           embedding,
@@ -136,8 +160,11 @@ async function main() {
         });
         result.json.database = stack.dbLabel;
         result.json.command = commandLine();
-        const file = writeJson(out, `locomo-${kind}.json`, result.json);
-        log(`LoCoMo done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
+        const dataset = String(result.json.dataset_name).toLowerCase();
+        const file = writeJson(out, `${dataset}-${kind}.json`, result.json);
+        log(
+          `${result.json.dataset_name} done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`,
+        );
         tables.push(...result.tables);
       }
       if (parts.has("speed")) {

@@ -1,5 +1,6 @@
 /**
- * LoCoMo (../shared/datasets/locomo/, read in place, never copied): conversations of two
+ * LoCoMo (../shared/datasets/locomo/, read in place, never copied), or any dataset in its
+ * layout (REALTALK, ../shared/datasets/realtalk/): conversations of two
  * speakers over many dated sessions, and questions whose `evidence` names the dialogue turns
  * (`dia_id`, "D<session>:<turn>") that answer them. Each turn becomes one memory whose content
  * carries the session date and the speaker, plus the image caption when the turn shares a
@@ -26,23 +27,63 @@ export interface Conversation {
 }
 
 export interface LocomoData {
+  profile: DatasetProfile;
+  /** The profile's categories that have questions here, in order: the ones reported. */
+  categories: number[];
   conversations: Conversation[];
   /** Evidence ids that needed repair ("D:11:26" → "D11:26", "D8:6; D9:17" → two ids). */
   evidenceRepaired: number;
   /** Evidence ids naming no turn of the conversation, dropped. */
   evidenceDropped: string[];
-  /** Questions of categories 1-4 left without any evidence, excluded. */
+  /** Questions of scored categories left without any evidence, excluded. */
   questionsWithoutEvidence: number;
 }
 
-/** Categories scored (5, adversarial, has no answer in the conversation). */
-export const CATEGORIES = [1, 2, 3, 4] as const;
-export const CATEGORY_NAMES: Record<number, string> = {
-  1: "multi-hop",
-  2: "temporal",
-  3: "open-domain",
-  4: "single-hop",
+/**
+ * What a dataset in LoCoMo's layout calls its question categories, and which it scores. The
+ * layout carries numbers only; the names are the dataset's own (its README).
+ */
+export interface DatasetProfile {
+  name: string;
+  /** Scored categories and their names; questions of any other category are left out. */
+  categories: Record<number, string>;
+}
+
+/** LoCoMo: 5 (adversarial) has no answer in the conversation, so it is not scored. */
+export const LOCOMO: DatasetProfile = {
+  name: "LoCoMo",
+  categories: { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop" },
 };
+
+/** REALTALK converted to LoCoMo's layout (../shared/datasets/realtalk/README.md). */
+export const REALTALK: DatasetProfile = {
+  name: "REALTALK",
+  categories: { 1: "multi-hop", 2: "temporal", 3: "commonsense" },
+};
+
+/**
+ * The profile of a dataset file: REALTALK's when its file name says so or its samples are
+ * REALTALK's chats (sample ids "Chat_<n>_…"), else LoCoMo's. `categories`, the bench's
+ * --categories ("1=multi-hop,2=temporal"), names the scored categories of any other dataset.
+ */
+export function datasetProfile(
+  path: string,
+  sampleIds: string[],
+  categories?: string,
+): DatasetProfile {
+  const realtalk =
+    /realtalk/i.test(path.split("/").pop() ?? "") ||
+    (sampleIds.length > 0 && sampleIds.every((id) => /^Chat_\d+_/.test(id)));
+  const base = realtalk ? REALTALK : LOCOMO;
+  if (categories === undefined) return base;
+  const named: Record<number, string> = {};
+  for (const part of categories.split(",")) {
+    const m = part.trim().match(/^(\d+)\s*=\s*(.+)$/);
+    if (!m) throw new Error(`--categories takes "1=name,2=name", got "${part.trim()}"`);
+    named[Number(m[1])] = (m[2] ?? "").trim();
+  }
+  return { name: base.name, categories: named };
+}
 
 interface RawTurn {
   speaker: string;
@@ -68,8 +109,14 @@ export function normaliseDiaId(raw: string): string | undefined {
   return m ? `D${Number(m[1])}:${Number(m[2])}` : undefined;
 }
 
-export function loadLocomo(path: string): LocomoData {
+export function loadLocomo(path: string, categories?: string): LocomoData {
   const samples = JSON.parse(readFileSync(path, "utf8")) as RawSample[];
+  const profile = datasetProfile(
+    path,
+    samples.map((s) => s.sample_id),
+    categories,
+  );
+  const scored = (c: number) => Object.hasOwn(profile.categories, c);
   let evidenceRepaired = 0;
   const evidenceDropped: string[] = [];
   let questionsWithoutEvidence = 0;
@@ -96,7 +143,7 @@ export function loadLocomo(path: string): LocomoData {
 
     const questions: Question[] = [];
     for (const qa of sample.qa) {
-      if (!(CATEGORIES as readonly number[]).includes(qa.category)) continue;
+      if (!scored(qa.category)) continue;
       const evidence = new Set<string>();
       for (const raw of qa.evidence ?? []) {
         const parts = String(raw).split(/[;,]/);
@@ -115,7 +162,18 @@ export function loadLocomo(path: string): LocomoData {
     }
     return { sampleId: sample.sample_id, turns, questions };
   });
-  return { conversations, evidenceRepaired, evidenceDropped, questionsWithoutEvidence };
+  const asked = new Set(conversations.flatMap((c) => c.questions.map((q) => q.category)));
+  return {
+    profile,
+    categories: Object.keys(profile.categories)
+      .map(Number)
+      .filter((c) => asked.has(c))
+      .sort((a, b) => a - b),
+    conversations,
+    evidenceRepaired,
+    evidenceDropped,
+    questionsWithoutEvidence,
+  };
 }
 
 /** Fraction of the evidence found among the dia_ids of the first k results. */

@@ -3,7 +3,7 @@
  * recall@k and hit@k overall and per category, latency and ingest time per system (the
  * SystemReport that goes to the JSON). Split out of the former scripts/bench/locomo.ts.
  */
-import { CATEGORIES, evidenceHit, evidenceRecall, type LocomoData } from "../locomo-data";
+import { evidenceHit, evidenceRecall, type LocomoData } from "../locomo-data";
 import { log } from "../report";
 import { round1, summary, timingMeans } from "../stats";
 import type { Figures, Prepared, QuestionResult, System, SystemReport } from "./types";
@@ -71,7 +71,7 @@ export async function evaluate(systems: System[], data: LocomoData): Promise<Sys
     );
   }
   return systems.map((system, i) => {
-    const r = report(system, results[i] ?? [], ingest[i] ?? []);
+    const r = report(system, results[i] ?? [], ingest[i] ?? [], data.categories);
     if (timings[i]?.length) r.recall_server_timing_ms = timingMeans(timings[i] ?? []);
     return r;
   });
@@ -81,30 +81,43 @@ function report(
   system: System,
   results: QuestionResult[],
   ingest: SystemReport["ingest"],
+  categories: number[],
 ): SystemReport {
-  const mean = (rs: QuestionResult[], k: 1 | 5 | 10, of: "recall" | "hit" = "recall") =>
-    rs.reduce((s, r) => s + r[of][k], 0) / rs.length;
-  const agg = (rs: QuestionResult[]): Figures => ({
-    r1: mean(rs, 1),
-    r5: mean(rs, 5),
-    r10: mean(rs, 10),
-    h1: mean(rs, 1, "hit"),
-    h5: mean(rs, 5, "hit"),
-    h10: mean(rs, 10, "hit"),
-  });
   return {
     key: system.key,
     label: system.label,
-    overall: agg(results),
-    by_category: Object.fromEntries(
-      CATEGORIES.map((c) => {
-        const rs = results.filter((r) => r.category === c);
-        return [c, { ...agg(rs), questions: rs.length }];
-      }),
-    ),
+    overall: figures(results),
+    by_category: byCategory(results, categories),
     recall_latency_ms: summary(results.map((r) => r.ms)),
     ingest,
     ingest_ms_total: round1(ingest.reduce((s, i) => s + i.ms, 0)),
     questions: results,
   };
+}
+
+/** Mean recall@k and hit@k of some questions' results. */
+export function figures(results: QuestionResult[]): Figures {
+  const mean = (k: 1 | 5 | 10, of: "recall" | "hit") =>
+    results.reduce((s, r) => s + r[of][k], 0) / results.length;
+  return {
+    r1: mean(1, "recall"),
+    r5: mean(5, "recall"),
+    r10: mean(10, "recall"),
+    h1: mean(1, "hit"),
+    h5: mean(5, "hit"),
+    h10: mean(10, "hit"),
+  };
+}
+
+/** figures() per category; a category without questions here is left out, never NaN. */
+export function byCategory(
+  results: QuestionResult[],
+  categories: number[],
+): SystemReport["by_category"] {
+  const out: SystemReport["by_category"] = {};
+  for (const c of categories) {
+    const rs = results.filter((r) => r.category === c);
+    if (rs.length > 0) out[c] = { ...figures(rs), questions: rs.length };
+  }
+  return out;
 }

@@ -1,6 +1,6 @@
 /**
- * The quality part: LoCoMo evidence recall@k, the same turns and questions given to each
- * system in one run.
+ * The quality part: evidence recall@k on LoCoMo or any dataset in its layout (REALTALK), the
+ * same turns and questions given to each system in one run.
  *
  * - ours: one fresh wallet per conversation, turns stored through POST /v1/store/batch (100
  *   a call, metadata {dia_id, session}), questions asked through POST /v1/recall {query,
@@ -38,6 +38,10 @@ export type { DedupOutcome, SystemReport } from "./types";
 
 export interface LocomoOptions {
   path: string;
+  /** --categories: the scored categories' names, for a dataset other than LoCoMo and REALTALK. */
+  categories?: string;
+  /** --hold-out: sample ids reported apart from the rest, as conversations not tuned on. */
+  heldOut?: string[];
   baseUrl: string;
   embed?: EmbedServer;
   embedding: BenchEmbedding;
@@ -50,11 +54,20 @@ export interface LocomoOutcome {
 }
 
 export async function runLocomo(opts: LocomoOptions): Promise<LocomoOutcome> {
-  const data = loadLocomo(opts.path);
+  const data = loadLocomo(opts.path, opts.categories);
+  const heldOut = opts.heldOut ?? [];
+  const ids = new Set(data.conversations.map((c) => c.sampleId));
+  const unknown = heldOut.filter((id) => !ids.has(id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `--hold-out names no conversation of ${opts.path}: ${unknown.join(", ")} (it has ${[...ids].join(", ")})`,
+    );
+  }
   const turns = data.conversations.reduce((n, c) => n + c.turns.length, 0);
   const questions = data.conversations.reduce((n, c) => n + c.questions.length, 0);
+  const named = data.categories.map((c) => `${c} ${data.profile.categories[c]}`).join(", ");
   log(
-    `LoCoMo: ${data.conversations.length} conversations, ${turns} turns, ${questions} questions of categories 1-4` +
+    `${data.profile.name}: ${data.conversations.length} conversations, ${turns} turns, ${questions} questions of categories ${named}` +
       ` (${data.evidenceRepaired} evidence ids repaired, ${data.evidenceDropped.length} dropped: ${data.evidenceDropped.join(", ") || "none"})`,
   );
 
@@ -80,10 +93,13 @@ export async function runLocomo(opts: LocomoOptions): Promise<LocomoOutcome> {
   }
 
   return {
-    tables: locomoTables(reports, data, turns, questions, opts.embedding.label),
+    tables: locomoTables(reports, data, turns, questions, opts.embedding.label, heldOut),
     json: {
       when: new Date().toISOString(),
       dataset: opts.path,
+      dataset_name: data.profile.name,
+      categories: Object.fromEntries(data.categories.map((c) => [c, data.profile.categories[c]])),
+      held_out: heldOut,
       embedder: opts.embedding.label,
       k: K,
       machine: machine(),

@@ -1,11 +1,38 @@
 /**
- * The printed LoCoMo tables: evidence recall overall (with latency and ingest), by category,
- * and hit@k, plus an "ours / Mem0" row when Mem0 ran. Split out of the former
- * scripts/bench/locomo.ts.
+ * The printed tables of the quality part, titled and labelled with the dataset's own name and
+ * category names (locomo-data.ts, DatasetProfile): evidence recall overall (with latency and
+ * ingest), recall and hit@k by category, and, with --hold-out, the same figures for the
+ * conversations tuned on and those held out. "ours / Mem0" rows when Mem0 ran, and "ours −
+ * best other" in points, the margin the quality targets are stated in.
  */
-import { CATEGORIES, CATEGORY_NAMES, type LocomoData } from "../locomo-data";
+import type { LocomoData } from "../locomo-data";
 import { fmt, pctCell, ratio, type Table } from "../report";
-import { K, type SystemReport } from "./types";
+import { byCategory, figures } from "./evaluate";
+import { type Figures, K, type SystemReport } from "./types";
+
+type Cell = Figures | undefined;
+
+/** Points ours leads the best of the other systems by, for one figure. */
+function leadRow(
+  reports: SystemReport[],
+  cells: (r: SystemReport) => Cell[],
+  keys: Array<keyof Figures>,
+): string[] | undefined {
+  const ours = reports.find((r) => r.key === "ours");
+  const others = reports.filter((r) => r.key !== "ours");
+  if (!ours || others.length === 0) return undefined;
+  const mine = cells(ours);
+  const theirs = others.map(cells);
+  return mine.flatMap((cell, i) =>
+    keys.map((key) => {
+      const a = cell?.[key];
+      const best = Math.max(...theirs.map((t) => t[i]?.[key] ?? Number.NEGATIVE_INFINITY));
+      if (a === undefined || !Number.isFinite(best)) return "";
+      const points = 100 * (a - best);
+      return `${points >= 0 ? "+" : ""}${points.toFixed(1)}`;
+    }),
+  );
+}
 
 export function locomoTables(
   reports: SystemReport[],
@@ -13,7 +40,11 @@ export function locomoTables(
   turns: number,
   questions: number,
   embedder: string,
+  heldOut: string[] = [],
 ): Table[] {
+  const name = data.profile.name;
+  const categories = data.categories;
+  const label = (c: number) => data.profile.categories[c] ?? String(c);
   const ours = reports.find((r) => r.key === "ours");
   const mem0 = reports.find((r) => r.key === "mem0");
   const overallRow = (r: SystemReport) => [
@@ -27,7 +58,7 @@ export function locomoTables(
     fmt(turns / (r.ingest_ms_total / 1000), 0),
   ];
   const overall: Table = {
-    title: `LoCoMo evidence recall, ${data.conversations.length} conversations, ${turns} turns, ${questions} questions (categories 1-4), k = ${K}, embedder ${embedder}`,
+    title: `${name} evidence recall, ${data.conversations.length} conversations, ${turns} turns, ${questions} questions (categories ${categories.join(", ")}), k = ${K}, embedder ${embedder}`,
     header: ["system", "R@1 %", "R@5 %", "R@10 %", "p50 ms", "p95 ms", "ingest s", "turns/s"],
     rows: reports.map(overallRow),
     notes: [
@@ -49,56 +80,105 @@ export function locomoTables(
       ratio(1 / ours.ingest_ms_total, 1 / mem0.ingest_ms_total),
     ]);
   }
+  const lead = leadRow(reports, (r) => [r.overall], ["r1", "r5", "r10"]);
+  if (lead) overall.rows.push(["ours − best other, points", ...lead, "", "", "", ""]);
   const dedup = ours?.ingest.flatMap((i) => (i.dedup ? [i.dedup] : [])) ?? [];
-  const merged = dedup.reduce((n, d) => n + d.merged, 0);
   if (ours) {
+    const merged = dedup.reduce((n, d) => n + d.merged, 0);
     const lost = dedup.reduce((n, d) => n + d.text_lost, 0);
     const evidenceLost = dedup.reduce((n, d) => n + d.evidence_lost, 0);
     overall.notes?.push(
       `ours: deduplication merged ${merged} turns into earlier memories; ${lost} turns' text is no longer held by their memory (${evidenceLost} of them evidence), and a memory counts for a turn only while it holds the turn's text.`,
     );
   }
+  const categoryNote = `Categories: ${categories.map((c) => `${c} ${label(c)} (${reports[0]?.by_category[c]?.questions ?? 0} questions)`).join(", ")}.`;
 
-  const header = ["system"];
-  for (const c of CATEGORIES) header.push(`${c} R@1`, `${c} R@5`, `${c} R@10`);
-  const catRow = (r: SystemReport) => [
-    r.label,
-    ...CATEGORIES.flatMap((c) => {
-      const v = r.by_category[c];
-      return [pctCell(v?.r1), pctCell(v?.r5), pctCell(v?.r10)];
-    }),
-  ];
-  const byCategory: Table = {
-    title: "LoCoMo evidence recall by category, %",
-    header,
-    rows: reports.map(catRow),
-    notes: [
-      `Categories: ${CATEGORIES.map((c) => `${c} ${CATEGORY_NAMES[c]} (${reports[0]?.by_category[c]?.questions ?? 0} questions)`).join(", ")}.`,
-    ],
+  const recallKeys: Array<keyof Figures> = ["r1", "r5", "r10"];
+  const byCat = (r: SystemReport) => categories.map((c) => r.by_category[c]);
+  const recallTable: Table = {
+    title: `${name} evidence recall by category, %`,
+    header: ["system", ...categories.flatMap((c) => [1, 5, 10].map((k) => `${label(c)} R@${k}`))],
+    rows: reports.map((r) => [
+      r.label,
+      ...byCat(r).flatMap((v) => [pctCell(v?.r1), pctCell(v?.r5), pctCell(v?.r10)]),
+    ]),
+    notes: [categoryNote],
   };
   if (ours && mem0) {
-    byCategory.rows.push([
+    recallTable.rows.push([
       "ours / Mem0",
-      ...CATEGORIES.flatMap((c) => {
+      ...categories.flatMap((c) => {
         const a = ours.by_category[c];
         const b = mem0.by_category[c];
         return [ratio(a?.r1, b?.r1), ratio(a?.r5, b?.r5), ratio(a?.r10, b?.r10)];
       }),
     ]);
   }
+  const recallLead = leadRow(reports, byCat, recallKeys);
+  if (recallLead) recallTable.rows.push(["ours − best other, points", ...recallLead]);
+
+  const hitKeys: Array<keyof Figures> = ["h1", "h5", "h10"];
+  const hitCells = (r: SystemReport) => [r.overall, ...byCat(r)];
   const hits: Table = {
-    title: "LoCoMo hit@k, %: questions with at least one evidence turn among the first k results",
-    header: ["system", "hit@1", "hit@5", "hit@10", ...CATEGORIES.map((c) => `${c} hit@5`)],
+    title: `${name} hit@k, %: questions with at least one evidence turn among the first k results`,
+    header: [
+      "system",
+      "hit@1",
+      "hit@5",
+      "hit@10",
+      ...categories.flatMap((c) => [1, 5, 10].map((k) => `${label(c)} hit@${k}`)),
+    ],
     rows: reports.map((r) => [
       r.label,
-      pctCell(r.overall.h1),
-      pctCell(r.overall.h5),
-      pctCell(r.overall.h10),
-      ...CATEGORIES.map((c) => pctCell(r.by_category[c]?.h5)),
+      ...hitCells(r).flatMap((v) => hitKeys.map((key) => pctCell(v?.[key]))),
     ]),
     notes: [
       "hit@k is what retrieval-only systems usually publish; R@k above asks for every evidence turn.",
     ],
   };
-  return [overall, byCategory, hits];
+  const hitLead = leadRow(reports, hitCells, hitKeys);
+  if (hitLead) hits.rows.push(["ours − best other, points", ...hitLead]);
+  const tables = [overall, recallTable, hits];
+  if (heldOut.length > 0) tables.push(heldOutTable(reports, data, heldOut, label));
+  return tables;
+}
+
+/**
+ * R@1 and R@10 overall and by category, once for the conversations tuned on and once for those
+ * held out of tuning (--hold-out): what a change gains on data it was not fitted to.
+ */
+function heldOutTable(
+  reports: SystemReport[],
+  data: LocomoData,
+  heldOut: string[],
+  label: (c: number) => string,
+): Table {
+  const held = new Set(heldOut);
+  const split = (r: SystemReport, out: boolean) => {
+    const rs = r.questions.filter((q) => held.has(q.sample_id) === out);
+    return rs.length === 0
+      ? undefined
+      : { overall: figures(rs), by: byCategory(rs, data.categories) };
+  };
+  const rows: string[][] = [];
+  for (const out of [false, true]) {
+    for (const r of reports) {
+      const s = split(r, out);
+      rows.push([
+        `${r.label}, ${out ? "held out" : "tuned on"}`,
+        pctCell(s?.overall.r1),
+        pctCell(s?.overall.r10),
+        ...data.categories.map((c) => pctCell(s?.by[c]?.r10)),
+      ]);
+    }
+  }
+  const tunedOn = data.conversations.map((c) => c.sampleId).filter((id) => !held.has(id));
+  return {
+    title: `${data.profile.name} evidence recall, %: conversations tuned on and held out`,
+    header: ["system", "R@1", "R@10", ...data.categories.map((c) => `${label(c)} R@10`)],
+    rows,
+    notes: [
+      `Held out of tuning: ${heldOut.join(", ")}; tuned on: ${tunedOn.join(", ") || "none"}.`,
+    ],
+  };
 }
