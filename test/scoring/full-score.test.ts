@@ -3,7 +3,15 @@
  * (rule 2), context importance (rule 4) and the access boost (rule 5).
  */
 import { describe, expect, it } from "vitest";
-import { relevantVector, scoreMemory } from "../../worker/recall/scoring";
+import {
+  FEW,
+  MIN_SPREAD,
+  NEAR_TIE,
+  relevantVector,
+  SMALL_SCOPE,
+  scoreMemory,
+  vectorRange,
+} from "../../worker/recall/scoring";
 import { daysAgo, input, NOW } from "./fixtures";
 
 describe("scoring: full score (rule 2) and context importance (rule 4)", () => {
@@ -63,7 +71,7 @@ describe("scoring: full score (rule 2) and context importance (rule 4)", () => {
   });
 
   it("a semantic model's cosine counts by its place between the query's median and best", () => {
-    const scale = { median: 0.5, best: 0.7 };
+    const scale = { median: 0.5, best: 0.7, n: 100 };
     const context = (vector: number, keyword: number, sc = scale) =>
       scoreMemory(input({ importance: 1, vector, keyword }), NOW, sc).signals.context_importance;
     // 0.6 is halfway from the median to the best: vector' 0.5, relevance (0.5 + 0.2) / 2.
@@ -73,10 +81,36 @@ describe("scoring: full score (rule 2) and context importance (rule 4)", () => {
     // The reported vector signal stays the cosine.
     expect(scoreMemory(input({ vector: 0.6 }), NOW, scale).signals.vector).toBe(0.6);
     // One memory scored (median = best): it is the best match.
-    expect(context(0.6, 0, { median: 0.6, best: 0.6 })).toBeCloseTo(0.5 ** 4, 12);
+    expect(context(0.6, 0, { median: 0.6, best: 0.6, n: 100 })).toBeCloseTo(0.5 ** 4, 12);
     expect(relevantVector(0, scale)).toBe(0);
     expect(relevantVector(0.9, scale)).toBe(1);
     expect(relevantVector(0.3, null)).toBe(0.3);
+  });
+
+  it("a handful of cosines: the range is [best − MIN_SPREAD, best − NEAR_TIE], fading into the median's", () => {
+    // Two memories: the median is their mean, and 0.70 against 0.72 is no longer 0 against 1.
+    const two = { median: 0.71, best: 0.72, n: 2 };
+    expect(vectorRange(two).low).toBeCloseTo(0.72 - MIN_SPREAD, 12);
+    expect(vectorRange(two).high).toBeCloseTo(0.72 - NEAR_TIE, 12);
+    expect(relevantVector(0.72, two)).toBe(1);
+    expect(relevantVector(0.7, two)).toBe(1); // within NEAR_TIE of the best
+    expect(relevantVector(0.52, two)).toBe(0); // MIN_SPREAD below it
+    expect(relevantVector(0.6, two)).toBeCloseTo((0.6 - 0.52) / (0.67 - 0.52), 12);
+    // Three: still the small range. Halfway from FEW to SMALL_SCOPE, halfway between the two.
+    expect(vectorRange({ median: 0.7, best: 0.75, n: FEW })).toEqual(
+      vectorRange({ median: 0.75, best: 0.75, n: 1 }),
+    );
+    const mid = { median: 0.7, best: 0.75, n: (FEW + SMALL_SCOPE) / 2 };
+    expect(vectorRange(mid).low).toBeCloseTo(0.7 + 0.5 * (0.55 - 0.7), 12);
+    expect(vectorRange(mid).high).toBeCloseTo(0.75 - 0.5 * NEAR_TIE, 12);
+    // From SMALL_SCOPE on, the median's range alone, however narrow.
+    for (const n of [SMALL_SCOPE, 10, 1000]) {
+      expect(vectorRange({ median: 0.51, best: 0.6, n })).toEqual({ low: 0.51, high: 0.6 });
+    }
+    // Near-tied and fully matching: relevance 1, the importance counts in full (sql-twin.test.ts
+    // checks the SQL score against this one).
+    const small = scoreMemory(input({ importance: 1, vector: 0.7, keyword: 1 }), NOW, two);
+    expect(small.signals.context_importance).toBeCloseTo(1, 12);
   });
 
   it("an importance-0 memory is damped to half, never erased", () => {

@@ -52,6 +52,8 @@ export type CandidateRow = ScopeSizes & {
   /** The query's median and best cosine among the memories scored (recallStatement's vs). */
   vector_median: number | string;
   vector_best: number | string;
+  /** How many cosines those are. */
+  vector_n: number | string;
   content: string;
   metadata: Record<string, unknown>;
   tags: string[];
@@ -133,7 +135,13 @@ export function recallStatement({
       accessedAt: col("accessed_at"),
     },
     now,
-    semantic ? { median: sql`(SELECT med FROM vs)`, best: sql`(SELECT best FROM vs)` } : null,
+    semantic
+      ? {
+          median: sql`(SELECT med FROM vs)`,
+          best: sql`(SELECT best FROM vs)`,
+          n: sql`(SELECT n FROM vs)`,
+        }
+      : null,
   );
   // The approximate path's keyword candidates (see the kw CTE): query lexemes ordered
   // informative first, and the query of pairs of them.
@@ -275,7 +283,7 @@ export function recallStatement({
     -- the score clamps them (NaN, a zero vector's cosine, is 0).
     vs AS MATERIALIZED (
       SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY x), 0)::float8 AS med,
-        coalesce(max(x), 0)::float8 AS best
+        coalesce(max(x), 0)::float8 AS best, count(x)::float8 AS n
       FROM (SELECT greatest(0::float8, least(1::float8,
           CASE WHEN vector_sim = 'NaN'::float8 THEN 0 ELSE vector_sim END)) AS x
         FROM c0 WHERE same_model) s
@@ -294,7 +302,8 @@ export function recallStatement({
     SELECT size.n AS scope_n, size.wallet AS scope_wallet, size.cap AS scope_cap, r.*
     FROM size LEFT JOIN (
       SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id,
-        m.immutable, vs.med AS vector_median, vs.best AS vector_best
+        m.immutable, vs.med AS vector_median, vs.best AS vector_best,
+        vs.n AS vector_n
       FROM top JOIN memories m ON m.id = top.id CROSS JOIN vs
     ) r ON true`;
 }

@@ -28,6 +28,7 @@ import {
   type ScopeSizes,
 } from "./candidates";
 import { commonLexemes } from "./common-lexemes";
+import { keywordQuery } from "./query-dates";
 import { type RelationSummary, relationsOf } from "./relation-summaries";
 import { type RecallInput, recallFilters } from "./request";
 import { type Signals, scoreMemory } from "./scoring";
@@ -90,7 +91,8 @@ export async function rankMemories(
       sizeWhere,
       exact,
       commonLexemes: exact ? [] : await commonLexemes(ctx.db),
-      query,
+      // The keyword signal reads the query's dates written out (query-dates.ts).
+      query: keywordQuery(query),
       vector: v,
       model: ctx.embedder.model,
       semantic: ctx.embedder.semantic,
@@ -129,7 +131,11 @@ export async function rankMemories(
         },
         now,
         ctx.embedder.semantic
-          ? { median: Number(row.vector_median), best: Number(row.vector_best) }
+          ? {
+              median: Number(row.vector_median),
+              best: Number(row.vector_best),
+              n: Number(row.vector_n),
+            }
           : null,
       ),
     }))

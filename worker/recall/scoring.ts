@@ -73,12 +73,6 @@ export interface Scored {
   signals: Signals;
 }
 
-/** The query's median and best cosine among the memories scored (of a semantic model). */
-export interface VectorScale {
-  median: number;
-  best: number;
-}
-
 /** Exponent of relevance in context_importance. */
 const RELEVANCE_POWER = 4;
 
@@ -101,13 +95,48 @@ export function hybridScore(vector: number, keyword: number, recency: number): n
   return WEIGHTS.vector * vector + WEIGHTS.keyword * keyword + WEIGHTS.recency * recency;
 }
 
+/**
+ * A handful of scored cosines. Their median says little about where "unrelated" lies: with two
+ * memories it is their mean, and a 0.02 difference in cosine between two texts that match a
+ * query equally (bge: 0.70 and 0.72) would become 1 against 0 and, to the fourth power,
+ * outweigh importance and recency. Up to SMALL_SCOPE cosines the range is rather
+ * [best − MIN_SPREAD, best − NEAR_TIE]: a cosine within NEAR_TIE of the best counts as the
+ * best, one MIN_SPREAD below it (bge: an unrelated text) as 0. Up to FEW cosines (the median
+ * is one of them) that range alone; from FEW to SMALL_SCOPE it moves linearly to the median's,
+ * so a wallet's ranking changes by degrees as it grows. Measured with bge: texts that match "Zephyr project" equally lie within 0.05 of each
+ * other, an unrelated one 0.2-0.3 below; among test/meaning.test.ts's ten memories the median's
+ * range (0.09 wide) is what ranks "I moved to Berlin" first for "where does the user live
+ * now?", so larger scopes keep it.
+ */
+export const FEW = 3;
+export const SMALL_SCOPE = 8;
+export const MIN_SPREAD = 0.2;
+export const NEAR_TIE = 0.05;
+
+/** The query's median and best cosine among the `n` memories scored (of a semantic model). */
+export interface VectorScale {
+  median: number;
+  best: number;
+  n: number;
+}
+
+/** Where the rescale puts 0 and 1 (see SMALL_SCOPE). */
+export function vectorRange(scale: VectorScale): { low: number; high: number } {
+  const small = clamp01((SMALL_SCOPE - scale.n) / (SMALL_SCOPE - FEW));
+  const narrow = Math.min(scale.median, scale.best - MIN_SPREAD);
+  return {
+    low: scale.median + small * (narrow - scale.median),
+    high: scale.best - small * NEAR_TIE,
+  };
+}
+
 /** vector' of the header: the cosine, or for a semantic model its place in the query's range. */
 export function relevantVector(vector: number, scale: VectorScale | null): number {
   if (scale === null || vector <= 0) return vector;
-  const spread = scale.best - scale.median;
+  const { low, high } = vectorRange(scale);
   // One memory, or all alike: the best (and only) match counts in full.
-  if (spread <= 1e-9) return vector >= scale.best ? 1 : 0;
-  return clamp01((vector - scale.median) / spread);
+  if (high - low <= 1e-9) return vector >= scale.best ? 1 : 0;
+  return clamp01((vector - low) / (high - low));
 }
 
 export function scoreMemory(m: ScoreInput, now: number, scale: VectorScale | null = null): Scored {
@@ -163,7 +192,7 @@ const clampSql = (x: SQL) => sql`CASE WHEN (${x}) = 'NaN'::float8 THEN 0::float8
 export function scoreSql(
   m: SqlSignals,
   now: number,
-  scale: { median: SQL; best: SQL } | null = null,
+  scale: { median: SQL; best: SQL; n: SQL } | null = null,
 ): SQL {
   const day = sql.raw(String(DAY_MS));
   const nowMs = sql.raw(String(now));
@@ -178,13 +207,22 @@ export function scoreSql(
     + ${sql.raw(String(WEIGHTS.keyword))} * ${keyword}
     + ${sql.raw(String(WEIGHTS.recency))} * ${recency})`;
   const effective = sql`(0.5::float8 + 0.5::float8 * ${clampSql(m.importance)})`;
+  // vectorRange in SQL: `small` is 1 up to FEW cosines, 0 from SMALL_SCOPE on.
+  const small =
+    scale &&
+    sql`least(1::float8, greatest(0::float8, (${sql.raw(String(SMALL_SCOPE))}::float8 - (${scale.n})::float8) / ${sql.raw(String(SMALL_SCOPE - FEW))}::float8))`;
+  const range = scale &&
+    small && {
+      low: sql`((${scale.median}) + ${small} * (least(${scale.median}, (${scale.best}) - ${sql.raw(String(MIN_SPREAD))}::float8) - (${scale.median})))`,
+      high: sql`((${scale.best}) - ${small} * ${sql.raw(String(NEAR_TIE))}::float8)`,
+    };
   const rescaled =
-    scale === null
+    range === null || range === undefined
       ? vector
       : sql`(CASE WHEN ${vector} <= 0 THEN 0::float8
-          WHEN (${scale.best}) - (${scale.median}) <= 1e-9
-            THEN CASE WHEN ${vector} >= (${scale.best}) THEN 1::float8 ELSE 0::float8 END
-          ELSE ${clampSql(sql`(${vector} - (${scale.median})) / ((${scale.best}) - (${scale.median}))`)} END)`;
+          WHEN ${range.high} - ${range.low} <= 1e-9
+            THEN CASE WHEN ${vector} >= (${scale?.best}) THEN 1::float8 ELSE 0::float8 END
+          ELSE ${clampSql(sql`(${vector} - ${range.low}) / (${range.high} - ${range.low})`)} END)`;
   const relevance = sql`((${rescaled} + ${keyword}) / 2)`;
   const context = sql`(${effective} * power(${relevance}, ${sql.raw(String(RELEVANCE_POWER))}::float8))`;
   const boost = sql`least(1 + 0.1::float8 * greatest(0, (${m.accessCount})::float8), 2)`;

@@ -201,13 +201,17 @@ async function referenceRows(
   }));
 }
 
-/** Postgres's percentile_cont(0.5) and the maximum of the (clamped) cosines. */
+/** Postgres's percentile_cont(0.5), the maximum and the count of the (clamped) cosines. */
 function vectorScale(refs: Reference[]): VectorScale {
   const v = refs.map((r) => Math.min(1, Math.max(0, r.input.vector))).sort((a, b) => a - b);
   const at = (v.length - 1) / 2;
   const lo = v[Math.floor(at)] ?? 0;
   const hi = v[Math.ceil(at)] ?? 0;
-  return { median: lo + (hi - lo) * (at - Math.floor(at)), best: v[v.length - 1] ?? 0 };
+  return {
+    median: lo + (hi - lo) * (at - Math.floor(at)),
+    best: v[v.length - 1] ?? 0,
+    n: v.length,
+  };
 }
 
 function rankReference(
