@@ -22,7 +22,8 @@
  *                     of the memories scored for this query, 0-1, so the vector weighs as
  *                     much as the keyword does inside relevance. LoCoMo R@10 (bge): 67.4
  *                     with (vector + keyword)/2 squared, 70.4 to the fourth, 72.4 rescaled
- *                     too; lexical: 64.3, 64.4 (rescaling it cost 4 points)      (rule 4)
+ *                     too; lexical: 64.3, 64.4 (rescaling it cost 4 points). Among a
+ *                     handful of memories the range is narrower (vectorRange)    (rule 4)
  *   access_boost    = min(1 + 0.1·access_count, 2)                                 (rule 5)
  *   type_decay      = 0.5^(idle_days / (half_life · (1 + ln(1 + relation_count)))), where
  *                     idle_days counts from accessed_at (set at store, reset by every recall:
@@ -99,14 +100,15 @@ export function hybridScore(vector: number, keyword: number, recency: number): n
  * A handful of scored cosines. Their median says little about where "unrelated" lies: with two
  * memories it is their mean, and a 0.02 difference in cosine between two texts that match a
  * query equally (bge: 0.70 and 0.72) would become 1 against 0 and, to the fourth power,
- * outweigh importance and recency. Up to SMALL_SCOPE cosines the range is rather
- * [best − MIN_SPREAD, best − NEAR_TIE]: a cosine within NEAR_TIE of the best counts as the
- * best, one MIN_SPREAD below it (bge: an unrelated text) as 0. Up to FEW cosines (the median
- * is one of them) that range alone; from FEW to SMALL_SCOPE it moves linearly to the median's,
- * so a wallet's ranking changes by degrees as it grows. Measured with bge: texts that match "Zephyr project" equally lie within 0.05 of each
- * other, an unrelated one 0.2-0.3 below; among test/meaning.test.ts's ten memories the median's
- * range (0.09 wide) is what ranks "I moved to Berlin" first for "where does the user live
- * now?", so larger scopes keep it.
+ * outweigh importance and recency. So with up to FEW cosines the range is
+ * [best − MIN_SPREAD, best − NEAR_TIE] instead: a cosine within NEAR_TIE of the best counts as
+ * the best, one MIN_SPREAD below it (bge: an unrelated text) as 0. From FEW to SMALL_SCOPE
+ * cosines it moves linearly to the median's range, so a wallet's ranking changes by degrees as
+ * it grows. Measured with bge: texts that match "Zephyr project" equally lie within 0.05 of
+ * each other, an unrelated one 0.2-0.3 below; among test/meaning.test.ts's ten memories the
+ * median's range (0.09 wide) is what ranks "I moved to Berlin" first for "where does the user
+ * live now?", and a range widened there ranks "The user prefers dark mode" first, so larger
+ * scopes keep the median's.
  */
 export const FEW = 3;
 export const SMALL_SCOPE = 8;
