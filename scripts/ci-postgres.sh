@@ -9,8 +9,14 @@
 set -euo pipefail
 
 PGPORT="${PGPORT:-55432}"
-# Whether something accepts connections on 127.0.0.1:$1.
-port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# Whether 127.0.0.1:$1 is taken: something accepts connections there, or the port cannot be
+# bound. 55432 lies in Linux's ephemeral range (32768-60999), so an outgoing connection of the
+# run before (the suite, schemathesis) can hold it as its local port with nothing listening:
+# stop 33's local CI run saw "Address already in use" on a port no server held.
+port_busy() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+  ! python3 -c 'import socket, sys; socket.socket().bind(("127.0.0.1", int(sys.argv[1])))' "$1" 2>/dev/null
+}
 # $1, or the first port above it that nothing listens on.
 free_port_from() {
   local port=$1
@@ -79,7 +85,7 @@ else
     # A data directory of its own, never a delete: the directory may be another live server's
     # (a container whose processes this one cannot see, so pg_ctl status could not either).
     PGDATA_DIR=$(mktemp -d /tmp/memory-service-pg.XXXXXX)
-    PGPORT=$(free_port_from "$PGPORT")
+    PGPORT=$(free_port_from $((PGPORT + 1)))
     log "starting over in a new data directory, $PGDATA_DIR (this script's data is disposable)"
     init_pg
     start_pg || { tail -n 20 "$PGDATA_DIR/server.log" >&2; exit 1; }
