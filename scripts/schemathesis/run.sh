@@ -66,9 +66,9 @@ run_schemathesis() {
 }
 if run_schemathesis; then rm -f "$REPORT"; exit 0; fi
 
-# wrangler dev's own 503 is not the Worker's answer: it is what its proxy says when the Worker
-# was reloaded under a request (stop 32: one POST of 4,181, in CI). When every failure is that
-# text, and wrangler's log shows the reload, the run says so and runs once more; any other
+# wrangler dev's own 503 is not the Worker's answer: it is what its proxy says when it loses the
+# Worker under a request (stop 32: one POST of 4,181, in CI; docs/testing.md). When every
+# failure is that text, the run prints wrangler's reloads and log and runs once more; any other
 # failure fails the run at once.
 RELOADED="Your worker restarted mid-request"
 failures="$(grep -c "Test Case ID:" "$REPORT" || true)"
