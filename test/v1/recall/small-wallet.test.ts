@@ -90,7 +90,7 @@ describe("POST /v1/recall: a small wallet ranks equal matches by importance and 
     expect(got.map((m) => m.id)).toEqual([meetings, menu]);
   });
 
-  it("keeps a near-tie a near-tie in a larger wallet too: importance still decides", async () => {
+  it("in a wallet of five, where unrelated memories set the median, importance decides too", async () => {
     const w = bgeWallet();
     await w.storeMany([
       { content: DOCUMENTS, importance: 0.1 },
