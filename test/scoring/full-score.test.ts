@@ -29,7 +29,8 @@ describe("scoring: full score (rule 2) and context importance (rule 4)", () => {
     });
     const hybrid = 0.55 * 0.6 + 0.25 * 0.5 + 0.2 * Math.exp(-12 / 30);
     const effective = 0.5 + 0.5 * 0.4;
-    const context = effective * 0.55 ** 4;
+    // relevance = 0.45 · 0.6 + 0.55 · 0.5 = 0.545, to the fifth.
+    const context = effective * 0.545 ** 5;
     const boost = 1.3;
     const decay = 0.5 ** (9 / (90 * (1 + Math.log(3))));
     const { score, signals } = scoreMemory(m, NOW);
@@ -47,7 +48,7 @@ describe("scoring: full score (rule 2) and context importance (rule 4)", () => {
     }
   });
 
-  it("context_importance = effective · ((vector + keyword) / 2)⁴ for the lexical embedder", () => {
+  it("context_importance = effective · (0.45 · vector + 0.55 · keyword)⁵ for the lexical embedder", () => {
     const cases = [
       { importance: 0.4, vector: 0.3, keyword: 0.6 },
       { importance: 0.4, vector: 0.6, keyword: 0.3 },
@@ -58,30 +59,30 @@ describe("scoring: full score (rule 2) and context importance (rule 4)", () => {
     ];
     for (const c of cases) {
       const effective = 0.5 + 0.5 * c.importance;
-      const expected = effective * ((c.vector + c.keyword) / 2) ** 4;
+      const expected = effective * (0.45 * c.vector + 0.55 * c.keyword) ** 5;
       const { signals } = scoreMemory(input(c), NOW);
       expect(signals.context_importance).toBeCloseTo(expected, 12);
     }
-    // Worked example: importance 0.4 → effective 0.7; relevance (0.3 + 0.6) / 2 = 0.45 →
-    // 0.7 · 0.04100625 = 0.028704375.
+    // Worked example: importance 0.4 → effective 0.7; relevance 0.45 · 0.2 + 0.55 · 0.6 = 0.42
+    // → 0.7 · 0.42⁵ = 0.7 · 0.0130691232 = 0.00914838624.
     expect(
-      scoreMemory(input({ importance: 0.4, vector: 0.3, keyword: 0.6 }), NOW).signals
+      scoreMemory(input({ importance: 0.4, vector: 0.2, keyword: 0.6 }), NOW).signals
         .context_importance,
-    ).toBeCloseTo(0.028704375, 12);
+    ).toBeCloseTo(0.00914838624, 12);
   });
 
   it("a semantic model's cosine counts by its place between the query's median and best", () => {
     const scale = { median: 0.5, best: 0.7, n: 100 };
     const context = (vector: number, keyword: number, sc = scale) =>
       scoreMemory(input({ importance: 1, vector, keyword }), NOW, sc).signals.context_importance;
-    // 0.6 is halfway from the median to the best: vector' 0.5, relevance (0.5 + 0.2) / 2.
-    expect(context(0.6, 0.2)).toBeCloseTo(0.35 ** 4, 12);
-    expect(context(0.7, 0)).toBeCloseTo(0.5 ** 4, 12);
-    expect(context(0.45, 0.4)).toBeCloseTo(0.2 ** 4, 12);
+    // 0.6 is halfway from the median to the best: vector' 0.5, relevance 0.45 · 0.5 + 0.55 · 0.2.
+    expect(context(0.6, 0.2)).toBeCloseTo(0.335 ** 5, 12);
+    expect(context(0.7, 0)).toBeCloseTo(0.45 ** 5, 12);
+    expect(context(0.45, 0.4)).toBeCloseTo(0.22 ** 5, 12);
     // The reported vector signal stays the cosine.
     expect(scoreMemory(input({ vector: 0.6 }), NOW, scale).signals.vector).toBe(0.6);
     // One memory scored (median = best): it is the best match.
-    expect(context(0.6, 0, { median: 0.6, best: 0.6, n: 100 })).toBeCloseTo(0.5 ** 4, 12);
+    expect(context(0.6, 0, { median: 0.6, best: 0.6, n: 100 })).toBeCloseTo(0.45 ** 5, 12);
     expect(relevantVector(0, scale)).toBe(0);
     expect(relevantVector(0.9, scale)).toBe(1);
     expect(relevantVector(0.3, null)).toBe(0.3);

@@ -5,11 +5,12 @@
  * (scoring.ts), so the ranking is exactly a brute-force ranking. Above that, candidates come
  * from the HNSW index (nearest vectors) and the full-text index (memories sharing two query
  * lexemes), each filtered in SQL before its LIMIT so filters never cause short pages. (No
- * most-accessed source: context_importance = effective · relevance² makes an irrelevant
+ * most-accessed source: context_importance = effective · relevance⁵ makes an irrelevant
  * memory score near 0 whatever its access_boost, and an index on access_count would make
  * every access update rewrite the row's HNSW entry; see schema/tables.ts.) Postgres scores
  * the candidates with scoreSql and returns the best few; scoreMemory recomputes them for the
- * response.
+ * response. A question joining names is ranked once per name too (sub-queries.ts), in the
+ * same statement, and each memory keeps its best score.
  */
 import { and, type SQL } from "drizzle-orm";
 import type { DomainContext } from "../context";
@@ -32,6 +33,7 @@ import { keywordQuery } from "./query-dates";
 import { type RelationSummary, relationsOf } from "./relation-summaries";
 import { type RecallInput, recallFilters } from "./request";
 import { type Signals, scoreMemory } from "./scoring";
+import { eachQuery, subQueries } from "./sub-queries";
 
 /**
  * The scope sizes the last recall of a wallet with the same filters found, per isolate: they
@@ -70,13 +72,23 @@ export async function rankMemories(
 ): Promise<{ memories: RecalledMemory[]; queryTokens: number }> {
   const where = and(...filterConditions(ctx.userId, filters)) as SQL;
   const sizeWhere = and(...filterConditions(ctx.userId, filters, "undeleted")) as SQL;
-  const embed = () => ctx.embedder.embed([query]);
+  // A question joining names is ranked once per name as well (sub-queries.ts). Embedded apart
+  // from the query, in parallel, so that query_tokens stays the query's own count.
+  const subs = subQueries(query);
+  const embed = () =>
+    Promise.all([
+      ctx.embedder.embed([query]),
+      subs.length > 0 ? ctx.embedder.embed(subs) : { vectors: [], tokens: 0 },
+    ]);
   // The connection opens while the query is embedded.
-  const [{ vectors, tokens }] = await Promise.all([
+  const [[{ vectors, tokens }, subEmbedded]] = await Promise.all([
     ctx.timings?.measure("embed", embed) ?? embed(),
     ctx.connect(),
   ]);
-  const v = vectorLiteral(vectors[0] ?? []);
+  const queries = [query, ...subs].map((text, i) => ({
+    text,
+    vector: vectorLiteral((i === 0 ? vectors[0] : subEmbedded.vectors[i - 1]) ?? []),
+  }));
   const k = Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
 
   // Postgres ranks the candidates with the same formula (scoreSql) and returns the best few;
@@ -85,24 +97,27 @@ export async function rankMemories(
   const key = `${ctx.userId}:${JSON.stringify(filters)}`;
   const run = async (sizes: ScopeSizes | undefined) => {
     const exact = !sizes || isExactScope(Number(sizes.scope_n));
-    const statement = recallStatement({
-      userId: ctx.userId,
-      where,
-      sizeWhere,
-      exact,
-      commonLexemes: exact ? [] : await commonLexemes(ctx.db),
-      // The keyword signal reads the query's dates written out (query-dates.ts).
-      query: keywordQuery(query),
-      vector: v,
-      model: ctx.embedder.model,
-      semantic: ctx.embedder.semantic,
-      k,
-      // A large wallet's graph is searched deeper (recallEfSearch), by the statement itself.
-      efSearch: exact ? undefined : recallEfSearch(Number(sizes.scope_wallet), sizes.scope_cap),
-      take: limit + SCORE_SLACK,
-      now,
-    });
-    const execute = () => ctx.db.execute<CandidateRow>(statement);
+    const common = exact ? [] : await commonLexemes(ctx.db);
+    const statements = queries.map((q) =>
+      recallStatement({
+        userId: ctx.userId,
+        where,
+        sizeWhere,
+        exact,
+        commonLexemes: common,
+        // The keyword signal reads the query's dates written out (query-dates.ts).
+        query: keywordQuery(q.text),
+        vector: q.vector,
+        model: ctx.embedder.model,
+        semantic: ctx.embedder.semantic,
+        k,
+        // A large wallet's graph is searched deeper (recallEfSearch), by the statement itself.
+        efSearch: exact ? undefined : recallEfSearch(Number(sizes.scope_wallet), sizes.scope_cap),
+        take: limit + SCORE_SLACK,
+        now,
+      }),
+    );
+    const execute = () => ctx.db.execute<CandidateRow>(eachQuery(statements));
     const rows = (await (ctx.timings?.measure("sql", execute) ?? execute())).rows;
     const found = rows[0];
     if (found) lastScope.set(key, found);
@@ -114,7 +129,7 @@ export async function rankMemories(
   if (!result.right && result.found) result = await run(result.found);
 
   const scoring = performance.now();
-  const top = result.rows
+  const scored = result.rows
     .map((row) => ({
       row,
       ...scoreMemory(
@@ -140,8 +155,10 @@ export async function rankMemories(
       ),
     }))
     .filter((m) => m.score >= minSimilarity)
-    .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : 1))
-    .slice(0, limit);
+    .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : 1));
+  // A memory found by the query and a sub-query counts once, by its best score.
+  const seen = new Set<string>();
+  const top = scored.filter((m) => !seen.has(m.row.id) && seen.add(m.row.id)).slice(0, limit);
   ctx.timings?.add("score", performance.now() - scoring);
 
   const ranked = top.map(

@@ -12,18 +12,20 @@
  *   recency         = exp(-age_days / 30), age since created_at                   (rule 3)
  *   effective_importance = 0.5 + 0.5·importance: importance scales a memory between
  *                     half and full weight, so an importance-0 memory is damped, never erased
- *   context_importance   = effective · relevance⁴, relevance = (vector' + keyword) / 2: the
- *                     stored importance counts in full for a memory that answers the query
- *                     and fades for one that does not. To the fourth power, so relevance
+ *   context_importance   = effective · relevance⁵, relevance = 0.45·vector' + 0.55·keyword:
+ *                     the stored importance counts in full for a memory that answers the
+ *                     query and fades for one that does not. To the fifth power, so relevance
  *                     outweighs access_boost (×2 at most) between a good match and a popular
  *                     poor one. vector' is the cosine for the lexical embedder; for a semantic
  *                     model (bge: unrelated texts at 0.3-0.5, a paraphrase at 0.6-0.8) it is
  *                     where the memory's cosine sits between the median and the best cosine
- *                     of the memories scored for this query, 0-1, so the vector weighs as
- *                     much as the keyword does inside relevance. LoCoMo R@10 (bge): 67.4
+ *                     of the memories scored for this query, 0-1, so the vector weighs about
+ *                     as much as the keyword does inside relevance. LoCoMo R@10 (bge): 67.4
  *                     with (vector + keyword)/2 squared, 70.4 to the fourth, 72.4 rescaled
- *                     too; lexical: 64.3, 64.4 (rescaling it cost 4 points). Among a
- *                     handful of memories the range is narrower (vectorRange)    (rule 4)
+ *                     too, 72.9 with these weights and power (R@1 37.7 → 38.7; REALTALK R@1
+ *                     29.8 → 31.5, docs/recall.md); lexical: 64.3, 64.4 (rescaling it cost 4
+ *                     points). Among a handful of memories the range is narrower
+ *                     (vectorRange)                                              (rule 4)
  *   access_boost    = min(1 + 0.1·access_count, 2)                                 (rule 5)
  *   type_decay      = 0.5^(idle_days / (half_life · (1 + ln(1 + relation_count)))), where
  *                     idle_days counts from accessed_at (set at store, reset by every recall:
@@ -75,7 +77,9 @@ export interface Scored {
 }
 
 /** Exponent of relevance in context_importance. */
-const RELEVANCE_POWER = 4;
+export const RELEVANCE_POWER = 5;
+/** vector′'s share of relevance; the keyword signal has the rest. */
+export const VECTOR_SHARE = 0.45;
 
 const clamp01 = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0);
 
@@ -99,7 +103,7 @@ export function hybridScore(vector: number, keyword: number, recency: number): n
 /**
  * A handful of scored cosines. Their median says little about where "unrelated" lies: with two
  * memories it is their mean, and a 0.02 difference in cosine between two texts that match a
- * query equally (bge: 0.70 and 0.72) would become 1 against 0 and, to the fourth power,
+ * query equally (bge: 0.70 and 0.72) would become 1 against 0 and, to the fifth power,
  * outweigh importance and recency. So with up to FEW cosines the range is
  * [best − MIN_SPREAD, best − NEAR_TIE] instead: a cosine within NEAR_TIE of the best counts as
  * the best, one MIN_SPREAD below it (bge: an unrelated text) as 0. From FEW to SMALL_SCOPE
@@ -150,7 +154,7 @@ export function scoreMemory(m: ScoreInput, now: number, scale: VectorScale | nul
   const hybrid = hybridScore(vector, keyword, recency);
   const base = clamp01(m.importance);
   const effective = 0.5 + 0.5 * base;
-  const relevance = (relevantVector(vector, scale) + keyword) / 2;
+  const relevance = VECTOR_SHARE * relevantVector(vector, scale) + (1 - VECTOR_SHARE) * keyword;
   const context = effective * relevance ** RELEVANCE_POWER;
   const accessBoost = Math.min(1 + 0.1 * Math.max(0, m.accessCount), 2);
   const decay = typeDecay(m.memoryType, m.pinned, m.relationCount, idleDays);
@@ -225,7 +229,8 @@ export function scoreSql(
           WHEN ${range.high} - ${range.low} <= 1e-9
             THEN CASE WHEN ${vector} >= (${scale?.best}) THEN 1::float8 ELSE 0::float8 END
           ELSE ${clampSql(sql`(${vector} - ${range.low}) / (${range.high} - ${range.low})`)} END)`;
-  const relevance = sql`((${rescaled} + ${keyword}) / 2)`;
+  const relevance = sql`(${sql.raw(String(VECTOR_SHARE))}::float8 * ${rescaled}
+    + ${sql.raw(String(1 - VECTOR_SHARE))}::float8 * ${keyword})`;
   const context = sql`(${effective} * power(${relevance}, ${sql.raw(String(RELEVANCE_POWER))}::float8))`;
   const boost = sql`least(1 + 0.1::float8 * greatest(0, (${m.accessCount})::float8), 2)`;
   const halfLife = sql`(CASE ${m.memoryType} ${sql.join(

@@ -73,5 +73,16 @@ describe("POST /v1/recall: above 2,000 memories, candidates come from the indexe
     // A bulk memory is found by its own words, ahead of everything else.
     const own = await recall(w, { query: bulkText(1234), limit: 5 });
     expect(own.memories[0].content).toBe(bulkText(1234));
+
+    // A question joining two names runs a sub-query per name in the same statement: each
+    // name's memory is found, and a memory found twice is returned once.
+    const joined = await recall(w, { query: "Item1234 and Item77", limit: 10 });
+    const ids = joined.memories.map((m: Json) => m.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const contents = joined.memories.map((m: Json) => m.content);
+    expect(contents).toContain(bulkText(1234));
+    expect(contents).toContain(bulkText(77));
+    const joinedScores = joined.memories.map((m: Json) => m.similarity);
+    expect(joinedScores).toEqual([...joinedScores].sort((a, b) => b - a));
   });
 });

@@ -131,7 +131,7 @@ describe("POST /v1/recall: response", () => {
       const s = m._signals;
       expect(s.effective_importance).toBeCloseTo(0.5 + 0.5 * s.base_importance, 12);
       expect(s.context_importance).toBeCloseTo(
-        s.effective_importance * ((s.vector + s.keyword) / 2) ** 4,
+        s.effective_importance * (0.45 * s.vector + 0.55 * s.keyword) ** 5,
         12,
       );
       expect(s.base_importance).toBeCloseTo(m.importance, 6);
