@@ -11,7 +11,7 @@
  * possibly in a comma list; "both" goes. Only the first such list counts, and
  * only in a query short enough to be a question: a long text is a document, not a question.
  * Measured with bge (replica of the ranking, 2026-11-27): REALTALK R@10 62.5 → 63.2
- * (multi-hop 45.4 → 46.8), LoCoMo 72.4 → 72.6, no category lower; docs/recall.md.
+ * (multi-hop 45.4 → 47.0), LoCoMo 72.4 → 72.5, no category lower; docs/recall.md.
  */
 
 import { type SQL, sql } from "drizzle-orm";
