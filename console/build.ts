@@ -7,8 +7,9 @@
  * Each holds index.html (served at /), _headers (CSP, nosniff) and console/app.js, app.css
  * (one bundle each: Preact, Cytoscape, viem's signer; no CDN) and console/config.json
  * ({"test_wallet": boolean}); and docs/assets/: Swagger UI's script and styles from the pinned
- * swagger-ui-dist package plus docs.js, for the API reference the Worker serves at /docs. wrangler runs this before `wrangler dev` and `wrangler deploy`
- * ([build] in wrangler.toml), and again under dev when console/src changes.
+ * swagger-ui-dist package plus docs.js, for the API reference the Worker serves at /docs.
+ * scripts/service.ts runs it before `wrangler dev` starts and, under npm run dev, again when
+ * console/src changes; `wrangler deploy --env production` runs it ([env.production.build]).
  *
  *   node --import tsx console/build.ts [--production]
  */

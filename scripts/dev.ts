@@ -5,8 +5,10 @@
  *   3. Migrations.
  *   4. The embedder: bge-small-en-v1.5, production's model, in a local process
  *      (scripts/embedder), unless EMBEDDER is set; the lexical one if the model is missing.
- *   5. `wrangler dev` on 127.0.0.1:8787 with those settings; it first builds the web console
- *      (wrangler.toml [build]: console/build.ts), served at / beside the API.
+ *   5. The web console (console/build.ts), served at / beside the API, built when console/src
+ *      is newer than its last build and again on every edit (scripts/service.ts says why
+ *      here and not in wrangler.toml).
+ *   6. `wrangler dev` on 127.0.0.1:8787 with those settings.
  * With `--chain` (`npm run dev:chain`), also a local EVM chain with a test USDC, and the
  * Worker's x402 payments pointed at it (scripts/local-chain.ts).
  * One Ctrl-C stops everything (the embedded database is closed cleanly).
@@ -65,7 +67,7 @@ async function main() {
   }
   const chain = process.argv.includes("--chain") ? await startDevChain(log) : undefined;
   Object.assign(vars, chain?.vars);
-  const wrangler = startWrangler({ port: Number(port), vars });
+  const wrangler = await startWrangler({ port: Number(port), vars, watchConsole: true });
   log(`web console at http://127.0.0.1:${port}/ once wrangler is ready (README "Web console")`);
   const child = wrangler.child;
 

@@ -3,6 +3,8 @@
  * `npm run dev` (output shown) and the benchmark (output kept quiet).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, type FSWatcher, readdirSync, statSync, watch } from "node:fs";
+import { buildConsole, CONSOLE_DIST, CONSOLE_SRC } from "../console/build";
 
 export const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -10,6 +12,8 @@ export interface ServiceOptions {
   port: number;
   vars: Record<string, string>;
   quiet?: boolean;
+  /** Rebuild the console whenever console/src changes (npm run dev); wrangler then reloads. */
+  watchConsole?: boolean;
 }
 
 export interface Service {
@@ -18,7 +22,18 @@ export interface Service {
   stop(): void;
 }
 
-export function startWrangler(opts: ServiceOptions): Service {
+/**
+ * The web console is built here, before wrangler starts, and not by a wrangler.toml [build]:
+ * wrangler runs a custom build again when its file watcher becomes ready, and that second
+ * build reloads the Worker. On a busy machine the watcher is ready only after the first
+ * requests, and wrangler's proxy answers each POST it loses in the reload with its own
+ * plain-text 503 "Your worker restarted mid-request" (stops 32 and 33: one request in
+ * schemathesis, one in the fault run). Without [build], wrangler bundles the Worker itself
+ * and reloads it only when one of its files changes.
+ */
+export async function startWrangler(opts: ServiceOptions): Promise<Service> {
+  await ensureConsole(opts.quiet);
+  const consoleWatcher = opts.watchConsole ? watchConsoleSources() : undefined;
   const args = [
     "wrangler",
     "dev",
@@ -40,6 +55,7 @@ export function startWrangler(opts: ServiceOptions): Service {
   return {
     child,
     stop() {
+      consoleWatcher?.close();
       if (child.pid === undefined || child.exitCode !== null) return;
       try {
         process.kill(-child.pid, "SIGINT");
@@ -48,6 +64,42 @@ export function startWrangler(opts: ServiceOptions): Service {
       }
     },
   };
+}
+
+/** Builds console/dist when it is missing or older than a file of console/src. A dist that is
+ * current is left alone: rewriting it would reload any other wrangler dev serving it. */
+async function ensureConsole(quiet?: boolean): Promise<void> {
+  const built = `${CONSOLE_DIST}/console/config.json`;
+  if (existsSync(built) && newestMtime(CONSOLE_SRC) <= statSync(built).mtimeMs) return;
+  await rebuildConsole(quiet);
+}
+
+async function rebuildConsole(quiet?: boolean): Promise<void> {
+  const b = await buildConsole({ testWallet: true, outDir: CONSOLE_DIST });
+  if (!quiet)
+    console.log(`[console] built ${b.outDir} in ${b.ms} ms (${(b.bytes / 1024).toFixed(0)} KiB)`);
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      newest = Math.max(newest, statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
+  }
+  return newest;
+}
+
+/** Rebuilds the console after an edit of console/src (edits in a burst make one build). */
+function watchConsoleSources(): FSWatcher {
+  let timer: NodeJS.Timeout | undefined;
+  return watch(CONSOLE_SRC, { recursive: true }, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      rebuildConsole().catch((err: unknown) =>
+        console.error("[console] build failed:", err instanceof Error ? err.message : err),
+      );
+    }, 200);
+  });
 }
 
 /** Fails fast when something already answers on the port (an old dev server, say). */

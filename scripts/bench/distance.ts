@@ -206,7 +206,7 @@ async function nearAndFar(
 async function startWorker(port: number, vars: Record<string, string>, cleanups: Cleanups) {
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitPortFree(baseUrl);
-  const service = startWrangler({
+  const service = await startWrangler({
     port,
     quiet: !process.env.BENCH_VERBOSE,
     vars: {

@@ -4,7 +4,7 @@
  * `wrangler dev` on the bench's port, metering off.
  */
 import { type LocalDatabase, startLocalDatabase } from "../local-db";
-import { assertPortFree, startWrangler, waitForHealth } from "../service";
+import { assertPortFree, type Service, startWrangler, waitForHealth } from "../service";
 import { log } from "./report";
 
 export interface Stack {
@@ -34,28 +34,29 @@ export async function startStack(
     dataDir: "memory://",
     log,
   });
-  const service = startWrangler({
-    port,
-    quiet: !process.env.BENCH_VERBOSE,
-    vars: {
-      ...database.workerVars,
-      JWT_SECRET: "bench-secret-bench-secret-bench-secret-00",
-      // The bench sends far more than 100 requests a minute per wallet; limits are measured
-      // by the tests, not here. (The Meter Durable Object call is therefore not in these
-      // figures: about one local RPC per request.)
-      METERING: "off",
-      ...vars,
-    },
-  });
+  let service: Service | undefined;
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    service.stop();
+    service?.stop();
     await database.stop();
     if (serverUrl) await dropScratch(serverUrl, database.url);
   };
   try {
+    service = await startWrangler({
+      port,
+      quiet: !process.env.BENCH_VERBOSE,
+      vars: {
+        ...database.workerVars,
+        JWT_SECRET: "bench-secret-bench-secret-bench-secret-00",
+        // The bench sends far more than 100 requests a minute per wallet; limits are measured
+        // by the tests, not here. (The Meter Durable Object call is therefore not in these
+        // figures: about one local RPC per request.)
+        METERING: "off",
+        ...vars,
+      },
+    });
     await waitForHealth(baseUrl);
   } catch (err) {
     await stop();

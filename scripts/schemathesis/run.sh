@@ -39,14 +39,6 @@ if [ -z "$BASE_URL" ]; then
     sleep 1
   done
   curl -sf "$BASE_URL/health" >/dev/null || { cat "$DATA_DIR/dev.log" >&2; exit 1; }
-  # wrangler runs the [build] command twice: once before it starts, and again when its file
-  # watcher is ready ("The file … changed, restarting build"). Where that second build ends
-  # after /health first answers, it reloads the Worker under the first requests. Wait for it.
-  for _ in $(seq 1 60); do
-    if sed -n '/restarting build/,$p' "$DATA_DIR/dev.log" | grep -q "Ready on\|Local server updated"; then break; fi
-    sleep 1
-  done
-  sleep 2
 fi
 
 PRIVATE_KEY="0x$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"

@@ -1,6 +1,6 @@
 /**
  * The browser tests' service and browser: an embedded database of their own (in memory),
- * `wrangler dev` on a free port (which builds the console first, wrangler.toml [build]), and
+ * `wrangler dev` on a free port (scripts/service.ts builds the console first), and
  * Debian's chromium driven by playwright-core. Nothing is downloaded: CHROMIUM_PATH or
  * /usr/bin/chromium must exist (.ci/run installs it with apt-get).
  */
@@ -24,7 +24,7 @@ export async function startStack(): Promise<Stack> {
   const database = await startLocalDatabase({ dataDir: "memory://" });
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const service = startWrangler({
+  const service = await startWrangler({
     port,
     quiet: true,
     vars: {
