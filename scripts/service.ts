@@ -27,8 +27,8 @@ export interface Service {
  * wrangler runs a custom build again when its file watcher becomes ready, and that second
  * build reloads the Worker. On a busy machine the watcher is ready only after the first
  * requests, and wrangler's proxy answers each POST it loses in the reload with its own
- * plain-text 503 "Your worker restarted mid-request" (stops 32 and 33: one request in
- * schemathesis, one in the fault run). Without [build], wrangler bundles the Worker itself
+ * plain-text 503 "Your worker restarted mid-request" (the likely cause of stops 32 and 33's
+ * CI failures: one such request in schemathesis, one in the fault run). Without [build], wrangler bundles the Worker itself
  * and reloads it only when one of its files changes.
  */
 export async function startWrangler(opts: ServiceOptions): Promise<Service> {
