@@ -87,9 +87,12 @@ export interface RecallStatementInput {
   exact: boolean;
   /** The approximate path's common lexemes (common-lexemes.ts); unused on the exact path. */
   commonLexemes: string[];
-  query: string;
-  /** The query embedding as a pgvector literal. */
-  vector: string;
+  /**
+   * The question and its sub-queries (sub-queries.ts), each with its embedding as a pgvector
+   * literal. Every memory is read once and scored against each of them, each with its own
+   * median, best and IDF; the best `take` of each come back (see QueryRow).
+   */
+  queries: { text: string; vector: string }[];
   model: string;
   /** Rescale a semantic model's cosine in relevance (scoring.ts, relevantVector). */
   semantic: boolean;
@@ -100,7 +103,7 @@ export interface RecallStatementInput {
    * (ann.ts, recallEfSearch). The statement sets it itself (ann.ts, annQueryVector).
    */
   efSearch?: number;
-  /** Rows returned: the best `take` by score. */
+  /** Rows returned per query: its best `take` by score. */
   take: number;
   now: number;
 }
@@ -112,8 +115,7 @@ export function recallStatement({
   sizeWhere,
   exact,
   commonLexemes,
-  query,
-  vector: v,
+  queries,
   model,
   semantic,
   k,
@@ -136,11 +138,7 @@ export function recallStatement({
     },
     now,
     semantic
-      ? {
-          median: sql`(SELECT med FROM vs)`,
-          best: sql`(SELECT best FROM vs)`,
-          n: sql`(SELECT n FROM vs)`,
-        }
+      ? { median: col("vector_median"), best: col("vector_best"), n: col("vector_n") }
       : null,
   );
   // The approximate path's keyword candidates (see the kw CTE): query lexemes ordered
@@ -149,7 +147,7 @@ export function recallStatement({
     common AS (SELECT ${sql.param(commonLexemes)}::text[] AS lex),
     -- Lexemes for keyword candidates, informative first (common-lexemes.ts).
     klex AS (
-      SELECT (ARRAY(
+      SELECT qlex.q, (ARRAY(
         SELECT l FROM unnest(qlex.lex) AS l ORDER BY l = ANY (common.lex), l
       ))[1:${KEYWORD_PAIR_LEXEMES}] AS lex, common.lex AS common
       FROM qlex, common
@@ -167,45 +165,55 @@ export function recallStatement({
               AND (x.a <> ALL (klex.common) OR y.b <> ALL (klex.common) OR klex.lex <@ klex.common)
           )::tsquery
         END AS kq`;
-  // The approximate path's candidates: nearest vectors and full-text matches, as one array.
-  const candidates = sql`
+  // The approximate path's candidates: each query's nearest vectors and full-text matches,
+  // as one array (every query then scores all of them).
+  const candidatesOf = ({ vector: v }: { vector: string }, i: number) => sql`
     -- The nearest vectors of the wallet's HNSW shard, and of its rows not indexed yet
     -- (ann.ts), compared exactly.
-    vec_ann AS (
+    ${sql.raw(`vec_ann_${i}`)} AS (
       SELECT id FROM memories
       WHERE ${where} AND embedding_model = ${model}
         AND ${annRows(userId)}
       ORDER BY embedding <=> ${annQueryVector(v, efSearch)}
       LIMIT ${k}
     ),
-    vec_backlog AS (
+    ${sql.raw(`vec_backlog_${i}`)} AS (
       SELECT id FROM memories
       WHERE ${where} AND embedding_model = ${model}
         AND ${backlogRows}
       ORDER BY (embedding <=> ${v}::vector) + 0
       LIMIT ${k}
     ),
-    kw AS (
+    ${sql.raw(`kw_${i}`)} AS (
       -- Ranks at most KEYWORD_SCAN_MAX rows sharing two query lexemes (qt.kq): ranking every
       -- row with any query lexeme cost ~0.9 s at 100k memories, and ~40 ms for the rare ones.
       -- ts_rank, not ts_rank_cd: 2,000 rows rank in ~2 ms instead of ~11 ms. The shard names
       -- the wallet's partial GIN index (shard.ts).
       SELECT matched.id FROM (
         SELECT id, search FROM memories, qt
-        WHERE ${where}
+        WHERE ${where} AND qt.q = ${i + 1}
           AND qt.kq IS NOT NULL AND ${inShard(userId)} AND search @@ qt.kq
         LIMIT ${KEYWORD_SCAN_MAX}
       ) matched, qt
+      WHERE qt.q = ${i + 1}
       ORDER BY ts_rank(matched.search, qt.tq) DESC
       LIMIT ${k}
+    ),`;
+  const candidateIds = sql.join(
+    queries.map((_, i) =>
+      sql.raw(
+        `SELECT id FROM vec_ann_${i} UNION SELECT id FROM vec_backlog_${i} UNION SELECT id FROM kw_${i}`,
+      ),
     ),
+    sql` UNION `,
+  );
+  const candidates = sql`
+    ${sql.join(queries.map(candidatesOf), sql``)}
     -- The candidate ids as one array: the planner then looks them up through the primary key.
     -- As a CTE joined to memories, it was planned as a hash of the entire table: 230 ms of a
     -- 450 ms recall at 100k memories.
     cand AS (
-      SELECT ARRAY(
-        SELECT id FROM vec_ann UNION SELECT id FROM vec_backlog UNION SELECT id FROM kw
-      ) AS ids
+      SELECT ARRAY(${candidateIds}) AS ids
       WHERE (SELECT n FROM size) > ${EXACT_SCAN_MAX}
     ),`;
   return sql`
@@ -214,38 +222,41 @@ export function recallStatement({
     WITH size AS MATERIALIZED (
       SELECT ${scopeSize(sizeWhere)} AS n, ${countedLive(userId)} AS wallet, ${efSearchCap} AS cap
     ),
+    -- The question and its sub-queries, numbered from 1.
+    qs AS (
+      SELECT t.q, t.text, t.vec::vector AS v
+      FROM unnest(${sql.param(queries.map((q) => q.text))}::text[],
+        ${sql.param(queries.map((q) => q.vector))}::text[]) WITH ORDINALITY AS t(text, vec, q)
+    ),
     qlex AS (
-      SELECT coalesce((array_agg(DISTINCT lexeme))[1:${MAX_QUERY_LEXEMES}], '{}') AS lex
-      FROM unnest(to_tsvector('english', ${query}))
+      SELECT qs.q, coalesce((
+        SELECT (array_agg(DISTINCT lexeme))[1:${MAX_QUERY_LEXEMES}]
+        FROM unnest(to_tsvector('english', qs.text))
+      ), '{}') AS lex
+      FROM qs
     ),
     ${exact ? sql`` : keywordLexemes}
     qt AS (
-      SELECT qlex.lex,
+      SELECT qs.q, qs.v, qlex.lex,
         ARRAY(SELECT quote_literal(l)::tsquery FROM unnest(qlex.lex) AS l) AS tqs,
         CASE WHEN cardinality(qlex.lex) = 0 THEN NULL
           ELSE array_to_string(ARRAY(SELECT quote_literal(l) FROM unnest(qlex.lex) AS l), ' | ')
             ::tsquery
         END AS tq
         ${exact ? sql`` : sql`, ${keywordQuery}`}
-      FROM qlex${exact ? sql`` : sql`, klex`}
+      FROM qs JOIN qlex ON qlex.q = qs.q${exact ? sql`` : sql` JOIN klex ON klex.q = qs.q`}
     ),
     ${exact ? sql`` : candidates}
-    -- Materialized: the score refers to each signal several times, and inlined, Postgres
-    -- recomputed the vector distance for every reference.
+    -- Each memory against each query. Materialized: the score refers to each signal several
+    -- times, and inlined, Postgres recomputed the vector distance for every reference. LATERAL,
+    -- so the memories are read once whatever the number of queries: a statement per query
+    -- read them once each (a question of two names took 205-222 ms of SQL at 1,500
+    -- memories, against 68-79 for one query).
     c0 AS MATERIALIZED (
-      SELECT m.id, m.importance::text::float8 AS importance, -- real → the value JS reads
+      SELECT m.id, x.q, m.importance::text::float8 AS importance, -- real → the value JS reads
         m.memory_type, m.pinned, m.access_count,
-        m.created_at, m.accessed_at,
-        CASE WHEN m.embedding_model = ${model} THEN 1 - (m.embedding <=> ${v}::vector) ELSE 0 END
-          AS vector_sim,
-        m.embedding_model = ${model} AS same_model,
-        -- Which query lexemes (1-based positions in qt.lex) the memory contains. Most rows of
-        -- an exact scan contain none, and one test of the whole query rules them out: the
-        -- subquery per row cost 3 µs of them (2,000 rows: 6.5 ms, now 3.9).
-        CASE WHEN m.search @@ qt.tq
-          THEN ARRAY(SELECT q.i FROM unnest(qt.tqs) WITH ORDINALITY AS q(t, i) WHERE m.search @@ q.t)
-          ELSE '{}'::bigint[]
-        END AS hits
+        m.created_at, m.accessed_at, x.vector_sim,
+        m.embedding_model = ${model} AS same_model, x.hits
       FROM (${
         exact
           ? // The scope as the filters find it (a bitmap of the wallet's rows). Through the
@@ -253,12 +264,25 @@ export function recallStatement({
             // into a candidate array 3.6 ms more.
             sql`SELECT * FROM memories WHERE ${where} AND (SELECT n FROM size) <= ${EXACT_SCAN_MAX}`
           : sql`SELECT * FROM memories WHERE id = ANY((SELECT ids FROM cand)::uuid[])`
-      }) m CROSS JOIN qt
+      }) m CROSS JOIN LATERAL (
+        SELECT qt.q,
+          CASE WHEN m.embedding_model = ${model} THEN 1 - (m.embedding <=> qt.v) ELSE 0 END
+            AS vector_sim,
+          -- Which query lexemes (1-based positions in qt.lex) the memory contains. Most rows
+          -- of an exact scan contain none, and one test of the whole query rules them out:
+          -- the subquery per row cost 3 µs of them (2,000 rows: 6.5 ms, now 3.9).
+          CASE WHEN m.search @@ qt.tq
+            THEN ARRAY(SELECT l.i FROM unnest(qt.tqs) WITH ORDINALITY AS l(t, i) WHERE m.search @@ l.t)
+            ELSE '{}'::bigint[]
+          END AS hits
+        FROM qt
+      ) x
     ),
-    -- Each scored memory's live relations (the decay signal's relation_count).
+    -- Each scored memory's live relations (the decay signal's relation_count). Every query
+    -- scores the same memories, so the first query's rows name each of them once.
     rc AS (
       SELECT e.id, count(*) AS n
-      FROM (SELECT ARRAY(SELECT id FROM c0) AS ids) s,
+      FROM (SELECT ARRAY(SELECT id FROM c0 WHERE q = 1) AS ids) s,
       LATERAL (
         SELECT r.source_id AS id, r.target_id AS other FROM relations r
         WHERE r.source_id = ANY(s.ids)
@@ -270,40 +294,51 @@ export function recallStatement({
       WHERE o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
       GROUP BY e.id
     ),
-    -- Inverse document frequency of each query lexeme among the scored memories (the whole
+    -- Inverse document frequency of each query's lexemes among the scored memories (the whole
     -- scope on the exact path, the candidates otherwise): ln(1 + (N - df + 0.5) / (df + 0.5)).
+    scored AS (SELECT q, count(*) AS n FROM c0 GROUP BY q),
     idf AS (
-      SELECT x.i, ln(1 + ((SELECT count(*) FROM c0) - coalesce(d.n, 0) + 0.5)
+      SELECT qt.q, x.i, ln(1 + (coalesce(scored.n, 0) - coalesce(d.n, 0) + 0.5)
         / (coalesce(d.n, 0) + 0.5)) AS w
-      FROM qt, generate_subscripts(qt.lex, 1) AS x(i)
-      LEFT JOIN (SELECT h AS i, count(*) AS n FROM c0, unnest(c0.hits) AS h GROUP BY h) d
-        ON d.i = x.i
+      FROM qt CROSS JOIN LATERAL generate_subscripts(qt.lex, 1) AS x(i)
+      LEFT JOIN scored ON scored.q = qt.q
+      LEFT JOIN (SELECT c0.q, h AS i, count(*) AS n FROM c0, unnest(c0.hits) AS h GROUP BY c0.q, h) d
+        ON d.q = qt.q AND d.i = x.i
     ),
-    -- The query's median and best cosine among the memories of this model scored, clamped as
+    idf_total AS (SELECT q, sum(w) AS w FROM idf GROUP BY q),
+    -- Each query's median and best cosine among the memories of this model scored, clamped as
     -- the score clamps them (NaN, a zero vector's cosine, is 0).
     vs AS MATERIALIZED (
-      SELECT coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY x), 0)::float8 AS med,
-        coalesce(max(x), 0)::float8 AS best, count(x)::float8 AS n
-      FROM (SELECT greatest(0::float8, least(1::float8,
+      SELECT qt.q, coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY s.x), 0)::float8 AS med,
+        coalesce(max(s.x), 0)::float8 AS best, count(s.x)::float8 AS n
+      FROM qt LEFT JOIN (SELECT c0.q, greatest(0::float8, least(1::float8,
           CASE WHEN vector_sim = 'NaN'::float8 THEN 0 ELSE vector_sim END)) AS x
-        FROM c0 WHERE same_model) s
+        FROM c0 WHERE same_model) s ON s.q = qt.q
+      GROUP BY qt.q
     ),
     c AS MATERIALIZED (
       SELECT c0.*,
         CASE WHEN cardinality(c0.hits) = 0 THEN 0::float8 -- no subquery for the many without
-        ELSE coalesce((SELECT sum(idf.w) FROM idf WHERE idf.i = ANY (c0.hits))
-          / nullif((SELECT sum(w) FROM idf), 0), 0)::float8
+        ELSE coalesce((SELECT sum(idf.w) FROM idf WHERE idf.q = c0.q AND idf.i = ANY (c0.hits))
+          / nullif(t.w, 0), 0)::float8
         END AS keyword,
-        coalesce(rc.n, 0) AS relation_count
-      FROM c0 LEFT JOIN rc ON rc.id = c0.id
+        coalesce(rc.n, 0) AS relation_count,
+        vs.med AS vector_median, vs.best AS vector_best, vs.n AS vector_n
+      FROM c0 JOIN vs ON vs.q = c0.q
+        LEFT JOIN idf_total t ON t.q = c0.q
+        LEFT JOIN rc ON rc.id = c0.id
     ),
-    top AS (SELECT c.* FROM c ORDER BY ${score} DESC, c.id LIMIT ${take})
+    -- Each query's best: a top-N sort per query.
+    top AS (
+      SELECT t.* FROM qs CROSS JOIN LATERAL (
+        SELECT c.* FROM c WHERE c.q = qs.q ORDER BY ${score} DESC, c.id LIMIT ${take}
+      ) t
+    )
     -- Text and metadata only for the returned rows, in the same round trip; the sizes always.
     SELECT size.n AS scope_n, size.wallet AS scope_wallet, size.cap AS scope_cap, r.*
     FROM size LEFT JOIN (
       SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id,
-        m.immutable, vs.med AS vector_median, vs.best AS vector_best,
-        vs.n AS vector_n
-      FROM top JOIN memories m ON m.id = top.id CROSS JOIN vs
+        m.immutable
+      FROM top JOIN memories m ON m.id = top.id
     ) r ON true`;
 }

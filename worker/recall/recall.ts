@@ -10,7 +10,8 @@
  * every access update rewrite the row's HNSW entry; see schema/tables.ts.) Postgres scores
  * the candidates with scoreSql and returns the best few; scoreMemory recomputes them for the
  * response. A question joining names is ranked once per name too (sub-queries.ts), in the
- * same statement, and each memory keeps its best score.
+ * same statement, which reads each memory once for all of them; each memory keeps its best
+ * score.
  */
 import { and, type SQL } from "drizzle-orm";
 import type { DomainContext } from "../context";
@@ -33,7 +34,7 @@ import { keywordQuery } from "./query-dates";
 import { type RelationSummary, relationsOf } from "./relation-summaries";
 import { type RecallInput, recallFilters } from "./request";
 import { type Signals, scoreMemory } from "./scoring";
-import { eachQuery, subQueries } from "./sub-queries";
+import { subQueries } from "./sub-queries";
 
 /**
  * The scope sizes the last recall of a wallet with the same filters found, per isolate: they
@@ -98,26 +99,23 @@ export async function rankMemories(
   const run = async (sizes: ScopeSizes | undefined) => {
     const exact = !sizes || isExactScope(Number(sizes.scope_n));
     const common = exact ? [] : await commonLexemes(ctx.db);
-    const statements = queries.map((q) =>
-      recallStatement({
-        userId: ctx.userId,
-        where,
-        sizeWhere,
-        exact,
-        commonLexemes: common,
-        // The keyword signal reads the query's dates written out (query-dates.ts).
-        query: keywordQuery(q.text),
-        vector: q.vector,
-        model: ctx.embedder.model,
-        semantic: ctx.embedder.semantic,
-        k,
-        // A large wallet's graph is searched deeper (recallEfSearch), by the statement itself.
-        efSearch: exact ? undefined : recallEfSearch(Number(sizes.scope_wallet), sizes.scope_cap),
-        take: limit + SCORE_SLACK,
-        now,
-      }),
-    );
-    const execute = () => ctx.db.execute<CandidateRow>(eachQuery(statements));
+    const statement = recallStatement({
+      userId: ctx.userId,
+      where,
+      sizeWhere,
+      exact,
+      commonLexemes: common,
+      // The keyword signal reads the query's dates written out (query-dates.ts).
+      queries: queries.map((q) => ({ text: keywordQuery(q.text), vector: q.vector })),
+      model: ctx.embedder.model,
+      semantic: ctx.embedder.semantic,
+      k,
+      // A large wallet's graph is searched deeper (recallEfSearch), by the statement itself.
+      efSearch: exact ? undefined : recallEfSearch(Number(sizes.scope_wallet), sizes.scope_cap),
+      take: limit + SCORE_SLACK,
+      now,
+    });
+    const execute = () => ctx.db.execute<CandidateRow>(statement);
     const rows = (await (ctx.timings?.measure("sql", execute) ?? execute())).rows;
     const found = rows[0];
     if (found) lastScope.set(key, found);

@@ -10,11 +10,10 @@
  * Names are capitalised words (not a question word or a month) joined by "and" or "&",
  * possibly in a comma list; "both" goes. Only the first such list counts, and
  * only in a query short enough to be a question: a long text is a document, not a question.
+ * candidates.ts scores every memory against all of them in one statement, reading it once.
  * Measured with bge (replica of the ranking, 2026-11-27): REALTALK R@10 62.5 → 63.2
  * (multi-hop 45.4 → 47.0), LoCoMo 72.4 → 72.5, no category lower; docs/recall.md.
  */
-
-import { type SQL, sql } from "drizzle-orm";
 
 /** Longest query split, in characters. */
 const MAX_QUERY = 300;
@@ -54,18 +53,5 @@ export function subQueries(query: string): string[] {
       .replace(/\s+,/g, ",")
       .replace(/\s+/g, " ")
       .trim(),
-  );
-}
-
-/**
- * The statements of a query and its sub-queries as one, so they cost one
- * round trip. Every row carries its own statement's scale (vector_median, vector_best,
- * vector_n) and the same scope sizes, so rows need no tag of which query found them.
- */
-export function eachQuery(statements: SQL[]): SQL {
-  if (statements.length === 1 && statements[0]) return statements[0];
-  return sql.join(
-    statements.map((s) => sql`(SELECT * FROM (${s}) q)`),
-    sql` UNION ALL `,
   );
 }
