@@ -1,9 +1,9 @@
 /**
  * Recall's SQL: one statement of two kinds, by how many memories pass the filters (ann.ts's
  * scopeSize). At most EXACT_SCAN_MAX of them: every one is scored (exact). Above it: the
- * nearest vectors and the full-text matches are the candidates (approximate). Either way
- * Postgres scores them with scoreSql and returns the best few with their text (recall.ts
- * ranks them).
+ * nearest vectors and the full-text matches are the candidates (approximate, approximate.ts).
+ * Either way Postgres scores them with scoreSql against the question and each of its
+ * sub-queries, and returns each query's best few with their text (recall.ts ranks them).
  *
  * Two statements, not one that holds both paths: one statement held both paths behind
  * one-time filters, and Postgres planned both on every call. At 1,000 memories it planned for
@@ -13,24 +13,15 @@
  * before the statement was two (40-300 ms at production's distances).
  */
 import { type SQL, sql } from "drizzle-orm";
-import {
-  annQueryVector,
-  annRows,
-  backlogRows,
-  EXACT_SCAN_MAX,
-  efSearchCap,
-  scopeSize,
-} from "../memories/ann";
+import { EXACT_SCAN_MAX, efSearchCap, scopeSize } from "../memories/ann";
 import { countedLive } from "../memories/live-count";
-import { inShard } from "../memories/shard";
+import { approximateCandidates, keywordCandidateQuery, keywordLexemes } from "./approximate";
 import { scoreSql } from "./scoring";
 
 /** How many candidates each index contributes, per requested result. */
 export const CANDIDATES_PER_RESULT = 5;
 export const MIN_CANDIDATES = 50;
 export const MAX_CANDIDATES = 500;
-/** Most full-text matches ranked for keyword candidates (see the kw CTE). */
-const KEYWORD_SCAN_MAX = 2000;
 /** Query lexemes used for keyword matching (a 32 KB query would otherwise OR thousands). */
 const MAX_QUERY_LEXEMES = 64;
 
@@ -63,8 +54,6 @@ export type CandidateRow = ScopeSizes & {
   immutable: boolean;
 };
 
-/** Lexemes paired up for keyword candidates (at most 66 pairs). */
-const KEYWORD_PAIR_LEXEMES = 12;
 /** Rows ranked beyond the requested limit, so the exact re-sort in scoreMemory has slack. */
 export const SCORE_SLACK = 10;
 
@@ -141,81 +130,6 @@ export function recallStatement({
       ? { median: col("vector_median"), best: col("vector_best"), n: col("vector_n") }
       : null,
   );
-  // The approximate path's keyword candidates (see the kw CTE): query lexemes ordered
-  // informative first, and the query of pairs of them.
-  const keywordLexemes = sql`
-    common AS (SELECT ${sql.param(commonLexemes)}::text[] AS lex),
-    -- Lexemes for keyword candidates, informative first (common-lexemes.ts).
-    klex AS (
-      SELECT qlex.q, (ARRAY(
-        SELECT l FROM unnest(qlex.lex) AS l ORDER BY l = ANY (common.lex), l
-      ))[1:${KEYWORD_PAIR_LEXEMES}] AS lex, common.lex AS common
-      FROM qlex, common
-    ),`;
-  const keywordQuery = sql`
-        -- Keyword candidates share at least two query lexemes (one alone for a one-lexeme
-        -- query), not both common ones unless every lexeme is common.
-        CASE WHEN cardinality(klex.lex) = 0 THEN NULL
-          WHEN cardinality(klex.lex) = 1 THEN quote_literal(klex.lex[1])::tsquery
-          ELSE (
-            SELECT string_agg(format('(%s & %s)', quote_literal(x.a), quote_literal(y.b)), ' | ')
-            FROM unnest(klex.lex) WITH ORDINALITY AS x(a, i),
-              unnest(klex.lex) WITH ORDINALITY AS y(b, j)
-            WHERE x.i < y.j
-              AND (x.a <> ALL (klex.common) OR y.b <> ALL (klex.common) OR klex.lex <@ klex.common)
-          )::tsquery
-        END AS kq`;
-  // The approximate path's candidates: each query's nearest vectors and full-text matches,
-  // as one array (every query then scores all of them).
-  const candidatesOf = ({ vector: v }: { vector: string }, i: number) => sql`
-    -- The nearest vectors of the wallet's HNSW shard, and of its rows not indexed yet
-    -- (ann.ts), compared exactly.
-    ${sql.raw(`vec_ann_${i}`)} AS (
-      SELECT id FROM memories
-      WHERE ${where} AND embedding_model = ${model}
-        AND ${annRows(userId)}
-      ORDER BY embedding <=> ${annQueryVector(v, efSearch)}
-      LIMIT ${k}
-    ),
-    ${sql.raw(`vec_backlog_${i}`)} AS (
-      SELECT id FROM memories
-      WHERE ${where} AND embedding_model = ${model}
-        AND ${backlogRows}
-      ORDER BY (embedding <=> ${v}::vector) + 0
-      LIMIT ${k}
-    ),
-    ${sql.raw(`kw_${i}`)} AS (
-      -- Ranks at most KEYWORD_SCAN_MAX rows sharing two query lexemes (qt.kq): ranking every
-      -- row with any query lexeme cost ~0.9 s at 100k memories, and ~40 ms for the rare ones.
-      -- ts_rank, not ts_rank_cd: 2,000 rows rank in ~2 ms instead of ~11 ms. The shard names
-      -- the wallet's partial GIN index (shard.ts).
-      SELECT matched.id FROM (
-        SELECT id, search FROM memories, qt
-        WHERE ${where} AND qt.q = ${i + 1}
-          AND qt.kq IS NOT NULL AND ${inShard(userId)} AND search @@ qt.kq
-        LIMIT ${KEYWORD_SCAN_MAX}
-      ) matched, qt
-      WHERE qt.q = ${i + 1}
-      ORDER BY ts_rank(matched.search, qt.tq) DESC
-      LIMIT ${k}
-    ),`;
-  const candidateIds = sql.join(
-    queries.map((_, i) =>
-      sql.raw(
-        `SELECT id FROM vec_ann_${i} UNION SELECT id FROM vec_backlog_${i} UNION SELECT id FROM kw_${i}`,
-      ),
-    ),
-    sql` UNION `,
-  );
-  const candidates = sql`
-    ${sql.join(queries.map(candidatesOf), sql``)}
-    -- The candidate ids as one array: the planner then looks them up through the primary key.
-    -- As a CTE joined to memories, it was planned as a hash of the entire table: 230 ms of a
-    -- 450 ms recall at 100k memories.
-    cand AS (
-      SELECT ARRAY(${candidateIds}) AS ids
-      WHERE (SELECT n FROM size) > ${EXACT_SCAN_MAX}
-    ),`;
   return sql`
     -- The scope's size picks the path; a one-time filter skips this path when it is the
     -- other one's, and the sizes come back with the rows.
@@ -235,7 +149,7 @@ export function recallStatement({
       ), '{}') AS lex
       FROM qs
     ),
-    ${exact ? sql`` : keywordLexemes}
+    ${exact ? sql`` : keywordLexemes(commonLexemes)}
     qt AS (
       SELECT qs.q, qs.v, qlex.lex,
         ARRAY(SELECT quote_literal(l)::tsquery FROM unnest(qlex.lex) AS l) AS tqs,
@@ -243,10 +157,10 @@ export function recallStatement({
           ELSE array_to_string(ARRAY(SELECT quote_literal(l) FROM unnest(qlex.lex) AS l), ' | ')
             ::tsquery
         END AS tq
-        ${exact ? sql`` : sql`, ${keywordQuery}`}
+        ${exact ? sql`` : sql`, ${keywordCandidateQuery}`}
       FROM qs JOIN qlex ON qlex.q = qs.q${exact ? sql`` : sql` JOIN klex ON klex.q = qs.q`}
     ),
-    ${exact ? sql`` : candidates}
+    ${exact ? sql`` : approximateCandidates({ userId, where, queries, model, k, efSearch })}
     -- Each memory against each query. Materialized: the score refers to each signal several
     -- times, and inlined, Postgres recomputed the vector distance for every reference. LATERAL,
     -- so the memories are read once whatever the number of queries: a statement per query
