@@ -15,7 +15,7 @@
  */
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { build } from "esbuild";
 
 const HERE = new URL(".", import.meta.url).pathname;
@@ -28,6 +28,8 @@ export interface ConsoleBuild {
   testWallet: boolean;
   /** Bytes of app.js and app.css. */
   bytes: number;
+  /** The project's files the bundle was built from (absolute paths; no dependencies). */
+  inputs: string[];
   ms: number;
 }
 
@@ -60,7 +62,10 @@ export async function buildConsole(opts: {
   );
   copyDocsAssets(`${outDir}/docs/assets`);
   const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
-  return { outDir, testWallet: opts.testWallet, bytes, ms: Date.now() - started };
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((file) => !file.includes("node_modules/"))
+    .map((file) => resolve(file));
+  return { outDir, testWallet: opts.testWallet, bytes, inputs, ms: Date.now() - started };
 }
 
 /** Swagger UI (swagger-ui-dist, pinned in package.json) and its starter, for /docs. */

@@ -3,7 +3,17 @@
  * `npm run dev` (output shown) and the benchmark (output kept quiet).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, type FSWatcher, readdirSync, statSync, watch } from "node:fs";
+import {
+  existsSync,
+  type FSWatcher,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
+import { dirname } from "node:path";
 import { buildConsole, CONSOLE_DIST, CONSOLE_SRC } from "../console/build";
 
 export const ROOT = new URL("..", import.meta.url).pathname;
@@ -66,18 +76,43 @@ export async function startWrangler(opts: ServiceOptions): Promise<Service> {
   };
 }
 
-/** Builds console/dist when it is missing or older than a file of console/src. A dist that is
- * current is left alone: rewriting it would reload any other wrangler dev serving it. */
+/** What the last console build read (console/build.ts, ConsoleBuild.inputs): outside the
+ * console's dist, which wrangler serves, since these are local paths. */
+const CONSOLE_INPUTS = `${ROOT}node_modules/.cache/console-inputs.json`;
+
+/**
+ * Builds console/dist when it is missing or older than a file it was built from: console/src
+ * and what it imports from elsewhere (worker/memories/kinds.ts), and console/build.ts. A dist
+ * that is current is left alone: rewriting it would reload any other wrangler dev serving it.
+ */
 async function ensureConsole(quiet?: boolean): Promise<void> {
   const built = `${CONSOLE_DIST}/console/config.json`;
-  if (existsSync(built) && newestMtime(CONSOLE_SRC) <= statSync(built).mtimeMs) return;
+  if (existsSync(built) && newestInput() <= statSync(built).mtimeMs) return;
   await rebuildConsole(quiet);
 }
 
 async function rebuildConsole(quiet?: boolean): Promise<void> {
   const b = await buildConsole({ testWallet: true, outDir: CONSOLE_DIST });
+  mkdirSync(dirname(CONSOLE_INPUTS), { recursive: true });
+  writeFileSync(CONSOLE_INPUTS, JSON.stringify(b.inputs));
   if (!quiet)
     console.log(`[console] built ${b.outDir} in ${b.ms} ms (${(b.bytes / 1024).toFixed(0)} KiB)`);
+}
+
+/** The newest modification time among the console's inputs; Infinity when one is unknown. */
+function newestInput(): number {
+  if (!existsSync(CONSOLE_INPUTS)) return Number.POSITIVE_INFINITY;
+  const files: string[] = [...lastInputs(), `${ROOT}console/build.ts`];
+  // All of console/src too: a file added there is one the last build did not read.
+  let newest = newestMtime(CONSOLE_SRC);
+  for (const file of files) {
+    newest = Math.max(newest, existsSync(file) ? statSync(file).mtimeMs : Number.POSITIVE_INFINITY);
+  }
+  return newest;
+}
+
+function lastInputs(): string[] {
+  return existsSync(CONSOLE_INPUTS) ? JSON.parse(readFileSync(CONSOLE_INPUTS, "utf8")) : [];
 }
 
 function newestMtime(dir: string): number {
@@ -89,17 +124,29 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Rebuilds the console after an edit of console/src (edits in a burst make one build). */
-function watchConsoleSources(): FSWatcher {
+/**
+ * Rebuilds the console after an edit of console/src or of a file it imports from elsewhere
+ * (edits in a burst make one build).
+ */
+function watchConsoleSources(): { close(): void } {
   let timer: NodeJS.Timeout | undefined;
-  return watch(CONSOLE_SRC, { recursive: true }, () => {
+  const rebuild = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       rebuildConsole().catch((err: unknown) =>
         console.error("[console] build failed:", err instanceof Error ? err.message : err),
       );
     }, 200);
-  });
+  };
+  const watchers: FSWatcher[] = [watch(CONSOLE_SRC, { recursive: true }, rebuild)];
+  for (const file of lastInputs()) {
+    if (!file.startsWith(CONSOLE_SRC) && existsSync(file)) watchers.push(watch(file, rebuild));
+  }
+  return {
+    close() {
+      for (const w of watchers) w.close();
+    },
+  };
 }
 
 /** Fails fast when something already answers on the port (an old dev server, say). */
