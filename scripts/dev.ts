@@ -5,9 +5,9 @@
  *   3. Migrations.
  *   4. The embedder: bge-small-en-v1.5, production's model, in a local process
  *      (scripts/embedder), unless EMBEDDER is set; the lexical one if the model is missing.
- *   5. The web console (console/build.ts), served at / beside the API, built when console/src
- *      is newer than its last build and again on every edit (scripts/service.ts says why
- *      here and not in wrangler.toml).
+ *   5. The web console (console/build.ts), served at / beside the API, built when a file it
+ *      is built from is newer than its last build and again on every edit of one
+ *      (scripts/service.ts says why here and not in wrangler.toml).
  *   6. `wrangler dev` on 127.0.0.1:8787 with those settings.
  * With `--chain` (`npm run dev:chain`), also a local EVM chain with a test USDC, and the
  * Worker's x402 payments pointed at it (scripts/local-chain.ts).
