@@ -79,7 +79,8 @@ export interface RecallStatementInput {
   /**
    * The question and its sub-queries (sub-queries.ts), each with its embedding as a pgvector
    * literal. Every memory is read once and scored against each of them, each with its own
-   * median, best and IDF; the best `take` of each come back (see QueryRow).
+   * median, best and IDF; the best `take` of each come back, each row with its query's
+   * vector_median, vector_best and vector_n.
    */
   queries: { text: string; vector: string }[];
   model: string;
@@ -163,9 +164,10 @@ export function recallStatement({
     ${exact ? sql`` : approximateCandidates({ userId, where, queries, model, k, efSearch })}
     -- Each memory against each query. Materialized: the score refers to each signal several
     -- times, and inlined, Postgres recomputed the vector distance for every reference. LATERAL,
-    -- so the memories are read once whatever the number of queries: a statement per query
-    -- read them once each (a question of two names took 205-222 ms of SQL at 1,500
-    -- memories, against 68-79 for one query).
+    -- so the memories are read once whatever the number of queries. That saved less than
+    -- hoped: the cosine, lexeme tests and score per memory and query are the cost, not the
+    -- read (three queries at 1,500 memories: 234 -> 202 ms embedded, 118 -> 120 ms on a
+    -- PostgreSQL server, against one statement per query; docs/recall.md).
     c0 AS MATERIALIZED (
       SELECT m.id, x.q, m.importance::text::float8 AS importance, -- real → the value JS reads
         m.memory_type, m.pinned, m.access_count,
