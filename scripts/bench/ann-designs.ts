@@ -56,12 +56,30 @@ async function openDb(): Promise<Db> {
 
 const lit = (v: Float32Array) => `[${Array.from(v, (x) => x.toFixed(6)).join(",")}]`;
 
-async function load(db: Db, table: string, rows: Array<[number, Float32Array]>, startId: number) {
-  for (let i = 0; i < rows.length; i += 500) {
-    const part = rows.slice(i, i + 500);
+/**
+ * Rows of (wallet, vector) into `table` from id `startId`, `per` a statement, with the band
+ * keys of a design that has them (ann-lsh.ts, computed here as the Worker would).
+ */
+async function load(
+  db: Db,
+  table: string,
+  rows: Array<[number, Float32Array]>,
+  startId: number,
+  per: number,
+  keys?: (v: Float32Array) => number[],
+) {
+  for (let i = 0; i < rows.length; i += per) {
+    const part = rows.slice(i, i + per);
     await db.query(
-      `INSERT INTO ${table} (id, wallet, e) SELECT * FROM unnest($1::int[], $2::int[], $3::text[]::vector[])`,
-      [part.map((_, k) => startId + i + k), part.map((r) => r[0]), part.map((r) => lit(r[1]))],
+      `INSERT INTO ${table} (id, wallet, e${keys ? ", k" : ""})
+       SELECT i, w, v::vector${keys ? ", k::int4[]" : ""}
+       FROM unnest($1::int[], $2::int[], $3::text[], $4::text[]) AS u(i, w, v, k)`,
+      [
+        part.map((_, j) => startId + i + j),
+        part.map((r) => r[0]),
+        part.map((r) => lit(r[1])),
+        part.map((r) => (keys ? `{${keys(r[1]).join(",")}}` : "{}")),
+      ],
     );
   }
 }
@@ -88,14 +106,16 @@ async function measure(db: Db, design: AnnDesign, data: Awaited<ReturnType<typeo
   const table = `annd_${design.name.replace(/-/g, "_")}`;
   await db.query(`DROP TABLE IF EXISTS ${table}`);
   await db.query(
-    `CREATE TABLE ${table} (id int PRIMARY KEY, wallet int NOT NULL, e vector(384) NOT NULL${design.columns ?? ""})`,
+    `CREATE TABLE ${table} (id int PRIMARY KEY, wallet int NOT NULL, e vector(384) NOT NULL,
+      k int4[]${design.columns ?? ""})`,
   );
   await db.query(`CREATE INDEX ON ${table} (wallet)`);
   const base: Array<[number, Float32Array]> = [
     ...data.others.map((v): [number, Float32Array] => [2, v]),
     ...data.wallet.map((v): [number, Float32Array] => [1, v]),
   ];
-  await load(db, table, base, 0);
+  const keys = design.keys?.(data.mean);
+  await load(db, table, base, 0, 500, keys);
   let t = performance.now();
   for (const stmt of design.build(table, base.length)) await db.query(stmt);
   const buildMs = ms(t);
@@ -103,16 +123,7 @@ async function measure(db: Db, design: AnnDesign, data: Awaited<ReturnType<typeo
   // 1,000 more rows of the wallet, 100 a statement, the index live.
   const extra = data.extra.map((v): [number, Float32Array] => [1, v]);
   t = performance.now();
-  for (let i = 0; i < extra.length; i += 100) {
-    await db.query(
-      `INSERT INTO ${table} (id, wallet, e) SELECT * FROM unnest($1::int[], $2::int[], $3::text[]::vector[])`,
-      [
-        extra.slice(i, i + 100).map((_, k) => base.length + i + k),
-        extra.slice(i, i + 100).map((r) => r[0]),
-        extra.slice(i, i + 100).map((r) => lit(r[1])),
-      ],
-    );
-  }
+  await load(db, table, extra, base.length, 100, keys);
   const insertRate = (INSERTS / ms(t)) * 1000;
   const walletRows = [...data.wallet, ...data.extra];
   const walletIds = [
@@ -134,11 +145,20 @@ async function measure(db: Db, design: AnnDesign, data: Awaited<ReturnType<typeo
   }
   // Deduplication: 100 vectors near existing rows of the wallet (cosine ≈ 0.97), one statement.
   const planted = data.planted.map((p) => ({ id: walletIds[p.row], v: p.v }));
-  t = performance.now();
-  const found = await db.query<{ i: number; id: number }>(design.dedup(table), [
+  const dedupParams = [
     planted.map((_, i) => i),
     planted.map((p) => lit(p.v)),
-  ]);
+    planted.map((p) => `{${keys?.(p.v).join(",") ?? ""}}`),
+  ];
+  if (process.env.EXPLAIN) {
+    const plan = await db.query<Record<string, string>>(
+      `EXPLAIN (ANALYZE, BUFFERS) ${design.dedup(table)}`,
+      dedupParams,
+    );
+    console.log(plan.map((r) => Object.values(r)[0]).join("\n"));
+  }
+  t = performance.now();
+  const found = await db.query<{ i: number; id: number }>(design.dedup(table), dedupParams);
   const dedupMs = ms(t);
   const hits = found.filter((r) => planted[r.i]?.id === r.id).length;
   const [size] = await db.query<{ bytes: string }>(

@@ -14,6 +14,9 @@ import { loadLocomo } from "./locomo-data";
 import { prng } from "./synthetic";
 
 const DIM = 384;
+/** Uniform noise of this width per dimension has a norm of PLANT_NOISE over 384. */
+const NOISE_PER_DIMENSION =
+  (Number(process.env.PLANT_NOISE ?? 0.25) * Math.sqrt(12)) / Math.sqrt(DIM);
 const QUERIES_PER_DATASET = 150;
 const DATASETS = ["locomo/locomo-dev.json", "realtalk/realtalk-dev.json"].map((f) =>
   resolve(import.meta.dirname, "..", "..", "..", "shared", "datasets", f),
@@ -84,6 +87,8 @@ export interface BenchVectors {
   /** The wallet's rows inserted with the index live. */
   extra: Float32Array[];
   queries: Float32Array[];
+  /** The mean of the sentences' vectors. */
+  mean: Float32Array;
   /** 100 vectors each near one row of wallet ++ extra (cosine ≈ 0.97): duplicates to find. */
   planted: Array<{ row: number; v: Float32Array }>;
 }
@@ -112,8 +117,9 @@ export async function benchVectors(
   const planted = Array.from({ length: 100 }, () => {
     const row = Math.floor(r() * all.length);
     const base = all[row] ?? new Float32Array(DIM);
-    // Noise of norm ~0.25 on a unit vector: cosine ≈ 1 / sqrt(1 + 0.0625) ≈ 0.97.
-    const v = normalise(base.map((x) => x + (r() - 0.5) * 0.0443));
+    // Noise of norm PLANT_NOISE (0.25) on a unit vector: cosine ≈ 1 / sqrt(1 + 0.0625) ≈ 0.97;
+    // 0.33 puts the planted vectors at deduplication's threshold, 0.95.
+    const v = normalise(base.map((x) => x + (r() - 0.5) * NOISE_PER_DIMENSION));
     return { row, v };
   });
   return {
@@ -121,6 +127,7 @@ export async function benchVectors(
     others: blends(others, 23),
     extra,
     queries: vecs.slice(sentences.length),
+    mean: sv.reduce((m, v) => m.map((x, d) => x + (v[d] ?? 0) / sv.length), new Float32Array(DIM)),
     planted,
   };
 }
