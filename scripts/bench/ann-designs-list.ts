@@ -25,6 +25,8 @@ export interface AnnDesign {
 const EF = Number(process.env.EF ?? 100);
 /** Hamming candidates per result re-ranked by cosine, for the binary designs. */
 const OVERSAMPLE = Number(process.env.OVERSAMPLE ?? 4);
+/** IVFFlat searches this share of its lists (1 / IVF_SHARE). */
+const IVF_SHARE = Number(process.env.IVF_SHARE ?? 10);
 const HAMMING = Number(process.env.HAMMING ?? 96);
 const HNSW_SESSION = () => [
   `SET hnsw.ef_search = ${EF}`,
@@ -97,12 +99,12 @@ export const DESIGNS: AnnDesign[] = [
   },
   {
     name: "ivfflat",
-    label: "IVFFlat on vector(384), lists = rows / 1000, probes = lists / 10",
+    label: `IVFFlat on vector(384), lists = rows / 1000, probes = lists / ${IVF_SHARE}`,
     build: (t, rows) => [
       `CREATE INDEX ON ${t} USING ivfflat (e vector_cosine_ops) WITH (lists = ${Math.ceil(rows / 1000)})`,
     ],
     session: (rows) => [
-      `SET ivfflat.probes = ${Math.max(1, Math.ceil(rows / 10_000))}`,
+      `SET ivfflat.probes = ${Math.max(1, Math.ceil(rows / 1000 / IVF_SHARE))}`,
       "SET ivfflat.iterative_scan = relaxed_order",
     ],
     nearest: byCosine,
