@@ -13,6 +13,11 @@
  *   URL=postgres://postgres:postgres@127.0.0.1:55432/postgres SIZE=10000 \
  *     npx tsx scripts/bench/ann-designs.ts
  *   DB=pglite SIZE=10000 DESIGNS=hnsw,hnsw-bit,exact npx tsx scripts/bench/ann-designs.ts
+ *
+ * Settings of the designs (ann-designs-list.ts): EF (hnsw.ef_search), OVERSAMPLE (Hamming
+ * candidates per result), IVF_SHARE (IVFFlat probes = lists / IVF_SHARE), LSH_BANDS and
+ * LSH_BITS (ann-lsh.ts). PLANT_NOISE places the planted duplicates (ann-vectors.ts); EXPLAIN=1
+ * prints the deduplication statement's plan.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
