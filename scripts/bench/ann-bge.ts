@@ -23,6 +23,7 @@ import { SHARED_MODEL_DIR } from "../embedder/model-files";
 import { applyMigrations } from "../local-db";
 import { startWsProxy } from "../ws-proxy";
 import { annAgreement } from "./ann-quality";
+import { blendOf, sentencesOf } from "./ann-vectors";
 import { loadLocomo } from "./locomo-data";
 import { buildAnnIndexes, dropAnnIndexes } from "./seed";
 import { prng } from "./synthetic";
@@ -40,18 +41,7 @@ const { db, close } = connectDb(url, { wsProxy, queryTimeoutMs: 0 });
 const data = loadLocomo(
   new URL("../../../shared/datasets/locomo/locomo-dev.json", import.meta.url).pathname,
 );
-const sentences = [
-  ...new Set(
-    data.conversations.flatMap((c) =>
-      c.turns.flatMap((t) =>
-        t.content
-          .replace(/^\[[^\]]*\]\s*[^:]+:\s*/, "")
-          .split(/(?<=[.!?])\s+/)
-          .filter((s) => s.split(/\s+/).length >= 4),
-      ),
-    ),
-  ),
-];
+const sentences = sentencesOf(data);
 const questions = data.conversations.flatMap((c) => c.questions.map((q) => q.question));
 console.log(`${sentences.length} sentences, ${questions.length} questions`);
 const model = await BgeModel.load(SHARED_MODEL_DIR);
@@ -85,11 +75,7 @@ if (!userId) {
         const i = Math.floor(r() * sentences.length);
         const j = Math.floor(r() * sentences.length);
         const w = 0.3 + 0.4 * r();
-        const a = sv[i] ?? new Float32Array(384);
-        const b = sv[j] ?? new Float32Array(384);
-        v = Array.from(a, (x, d) => w * x + (1 - w) * (b[d] ?? 0));
-        const norm = Math.hypot(...v);
-        v = v.map((x) => x / norm);
+        v = Array.from(blendOf(sv[i] ?? [], sv[j] ?? [], w));
         content = `${sentences[i]} ${sentences[j]} (${n})`;
       }
       return {

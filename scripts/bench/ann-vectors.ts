@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { join, resolve } from "node:path";
 import { BgeModel } from "../embedder/bge";
 import { SHARED_MODEL_DIR } from "../embedder/model-files";
-import { loadLocomo } from "./locomo-data";
+import { type LocomoData, loadLocomo } from "./locomo-data";
 import { prng } from "./synthetic";
 
 const DIM = 384;
@@ -23,18 +23,35 @@ const DATASETS = ["locomo/locomo-dev.json", "realtalk/realtalk-dev.json"].map((f
 );
 const CACHE_DIR = resolve(import.meta.dirname, "..", "..", "node_modules", ".cache");
 
+const normalise = (v: Float32Array) => {
+  const n = Math.hypot(...v) || 1;
+  return v.map((x) => x / n);
+};
+
+/** The distinct sentences of four words or more of a dataset's turns, without date and speaker. */
+export function sentencesOf(data: LocomoData): string[] {
+  const sentences = new Set<string>();
+  for (const c of data.conversations) {
+    for (const t of c.turns) {
+      for (const s of t.content.replace(/^\[[^\]]*\]\s*[^:]+:\s*/, "").split(/(?<=[.!?])\s+/)) {
+        if (s.split(/\s+/).length >= 4) sentences.add(s);
+      }
+    }
+  }
+  return [...sentences];
+}
+
+/** The unit vector of w·a + (1 − w)·b: a text "between" two sentences. */
+export function blendOf(a: ArrayLike<number>, b: ArrayLike<number>, w: number): Float32Array {
+  return normalise(Float32Array.from(a, (x, d) => w * x + (1 - w) * (b[d] ?? 0)));
+}
+
 function texts(): { sentences: string[]; questions: string[] } {
   const sentences = new Set<string>();
   const questions: string[] = [];
   for (const path of DATASETS) {
     const data = loadLocomo(path);
-    for (const c of data.conversations) {
-      for (const t of c.turns) {
-        for (const s of t.content.replace(/^\[[^\]]*\]\s*[^:]+:\s*/, "").split(/(?<=[.!?])\s+/)) {
-          if (s.split(/\s+/).length >= 4) sentences.add(s);
-        }
-      }
-    }
+    for (const s of sentencesOf(data)) sentences.add(s);
     questions.push(
       ...data.conversations
         .flatMap((c) => c.questions.map((q) => q.question))
@@ -74,11 +91,6 @@ async function embedCached(all: string[]): Promise<Float32Array[]> {
   return out;
 }
 
-const normalise = (v: Float32Array) => {
-  const n = Math.hypot(...v) || 1;
-  return v.map((x) => x / n);
-};
-
 export interface BenchVectors {
   /** The wallet's rows: sentences first, then blends. */
   wallet: Float32Array[];
@@ -106,8 +118,7 @@ export async function benchVectors(
     return Array.from({ length: n }, () => {
       const a = sv[Math.floor(r() * sv.length)] ?? new Float32Array(DIM);
       const b = sv[Math.floor(r() * sv.length)] ?? new Float32Array(DIM);
-      const w = 0.3 + 0.4 * r();
-      return normalise(a.map((x, d) => w * x + (1 - w) * (b[d] ?? 0)));
+      return blendOf(a, b, 0.3 + 0.4 * r());
     });
   };
   const wallet = [...sv.slice(0, size), ...blends(Math.max(0, size - sv.length), 11)];
