@@ -14,17 +14,20 @@
  *   Skipped with a message when the dataset file is missing.
  * - speed: store, batch store, recall at each wallet size, search and list over HTTP, and Mem0
  *   insert throughput and recall latency on the same texts and queries.
+ * - neighbours: one wallet stores `--neighbour-size` memories in batches while another recalls;
+ *   the importer's rate and the neighbour's recall latency.
  * - concurrency: many wallets at once, on the embedded database and DATABASE_URL's server.
  * - distance (needs DATABASE_URL): each operation's latency with the database `--delay` ms away
  *   (a delay proxy, PgBouncers and wrangler of its own), and its Worker↔database round trips.
  *
  * Prints one table per part and writes bench-results/{locomo|realtalk,speed}-<embedded|server>.json,
- * concurrency.json and distance.json.
+ * neighbours-<embedded|server>.json, concurrency.json and distance.json.
  *
  *   npm run bench                                   # both parts, sizes 1000,10000,100000
  *   npm run bench -- --only locomo                  # quality only
  *   npm run bench -- --only locomo --embedder local # with the lexical embedder
  *   npm run bench -- --only speed --sizes 1000,10000 --queries 100
+ *   npm run bench -- --only neighbours --embedder local # one import beside one wallet's recalls
  *   npm run bench -- --only locomo --dataset realtalk # REALTALK's dev split (or a path)
  *   npm run bench -- --only locomo --dataset path/to/data.json --categories 1=multi-hop,2=temporal
  *   npm run bench -- --only locomo --hold-out conv-43 # that conversation reported apart
@@ -41,6 +44,7 @@ import { type EmbedServer, startEmbedServer } from "./bench/embed-server";
 import { type BenchEmbedding, type EmbedderKind, startBenchEmbedding } from "./bench/embedding";
 import { runLocomo } from "./bench/locomo/index";
 import { cleanupMem0 } from "./bench/mem0";
+import { runNeighbours } from "./bench/neighbours";
 import { log, printTable, type Table, writeJson } from "./bench/report";
 import { runSpeed } from "./bench/speed";
 import { type Stack, startStack } from "./bench/stack";
@@ -63,6 +67,7 @@ const { values: args } = parseArgs({
     "other-large-rows": { type: "string" },
     "api-seed-max": { type: "string", default: "10000" },
     "mem0-max-size": { type: "string", default: "10000" },
+    "neighbour-size": { type: "string", default: "10000" },
     wallets: { type: "string", default: "20" },
     // Rounds per wallet for concurrency (default 5), requests per operation for distance (20).
     rounds: { type: "string" },
@@ -72,7 +77,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const PARTS = ["locomo", "speed", "concurrency", "distance"] as const;
+const PARTS = ["locomo", "speed", "neighbours", "concurrency", "distance"] as const;
 type Part = (typeof PARTS)[number];
 
 /** ../shared's dev split of a named dataset, or the path given. */
@@ -131,7 +136,7 @@ async function main() {
   process.on("SIGINT", () => void stop().then(() => process.exit(130)));
   try {
     const tables: Table[] = [];
-    if (parts.has("locomo") || parts.has("speed") || parts.has("concurrency")) {
+    if (["locomo", "speed", "neighbours", "concurrency"].some((p) => parts.has(p as Part))) {
       embedding = await startBenchEmbedding(args.embedder as EmbedderKind);
       if (useMem0) {
         embed = await startEmbedServer(embedding.embedder);
@@ -185,6 +190,19 @@ async function main() {
         result.json.command = commandLine();
         const file = writeJson(out, `speed-${kind}.json`, result.json);
         log(`speed done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
+        tables.push(...result.tables);
+      }
+      if (parts.has("neighbours")) {
+        const started = Date.now();
+        const result = await runNeighbours(stack, {
+          size: positive("neighbour-size", args["neighbour-size"]),
+        });
+        const file = writeJson(out, `neighbours-${kind}.json`, {
+          ...result.json,
+          embedder: embedding.label,
+          command: commandLine(),
+        });
+        log(`neighbours done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
         tables.push(...result.tables);
       }
       // Last, with stacks of its own: the embedded default and, with DATABASE_URL, the server.

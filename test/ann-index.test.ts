@@ -2,10 +2,12 @@
  * The approximate index and its backlog (worker/memories/ann.ts): a wallet above
  * EXACT_SCAN_MAX is searched through its HNSW shard plus an exact scan of the rows not in it
  * yet, so recall and deduplication find the same memories before the indexer has run, after
- * it, and halfway; the indexer takes only large wallets, and two runs at once index each row
- * once. Large wallets are seeded through the data layer (2,000 API stores would dominate the
- * suite's run time); every call under test goes through the API.
+ * it, and halfway; the indexer takes only wallets above GRAPH_MIN, and two runs at once index
+ * each row once. Large wallets are seeded through the data layer (2,000 API stores would
+ * dominate the suite's run time); every call under test goes through the API.
  */
+
+import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../worker/db/client";
@@ -18,6 +20,7 @@ import {
   BACKLOG_MIN,
   EXACT_SCAN_MAX,
   efSearchCap,
+  GRAPH_MIN,
   indexBacklog,
   indexChunk,
   recallEfSearch,
@@ -25,6 +28,7 @@ import {
 import { shardOf } from "../worker/memories/shard";
 import { userIdOf, withDb } from "./db";
 import { newWallet, sleep, type Wallet } from "./helpers";
+import { workerWith } from "./worker-with";
 
 const counts = (db: Db, userId: string) =>
   db
@@ -41,9 +45,14 @@ const bulkText = (i: number) =>
     .concat(`entry${i}`)
     .join(" ");
 
-/** A wallet of `n` data-layer memories (none indexed), created through one API store. */
-async function largeWallet(n: number) {
-  const w = newWallet();
+/**
+ * A wallet of `n` data-layer memories (none indexed), created through one API store, calling
+ * a Worker that puts wallets above `graphMin` memories in the graph.
+ */
+async function largeWallet(n: number, graphMin = GRAPH_MIN) {
+  const w = newWallet(
+    graphMin === GRAPH_MIN ? undefined : workerWith({ ...env, GRAPH_MIN: String(graphMin) }),
+  );
   const first = await w.storeNew("the first memory of a large wallet, stored through the API");
   const embedder = new LocalEmbedder();
   const userId = await withDb(async (db) => {
@@ -97,7 +106,7 @@ describe("the approximate index and its backlog", () => {
         SELECT id FROM memories WHERE user_id = ${userId} AND NOT ann ORDER BY created_at LIMIT 1000)`);
     });
     expect(await recallTop(w, probe)).toEqual(before);
-    const indexed = await withDb((db) => indexBacklog(db, userId));
+    const indexed = await withDb((db) => indexBacklog(db, userId, GRAPH_MIN));
     expect(indexed).toBeGreaterThan(1000);
     expect(await withDb((db) => counts(db, userId))).toEqual({
       indexed: EXACT_SCAN_MAX + 101,
@@ -247,14 +256,36 @@ describe("the approximate index and its backlog", () => {
     const w = newWallet();
     await w.storeNew("a small wallet keeps its rows out of the HNSW index");
     const userId = await withDb((db) => userIdOf(db, w));
-    expect(await withDb((db) => indexBacklog(db, userId))).toBe(0);
+    expect(await withDb((db) => indexBacklog(db, userId, GRAPH_MIN))).toBe(0);
     expect(await withDb((db) => counts(db, userId))).toEqual({ indexed: 0, backlog: 1 });
   });
 
+  it("keeps wallets of up to the Worker's GRAPH_MIN memories out of the graph", async () => {
+    // Above EXACT_SCAN_MAX, with a full backlog waiting, under a Worker whose GRAPH_MIN is
+    // larger: its store leaves the wallet to exact scans, which find a repeat and recall it.
+    const graphMin = EXACT_SCAN_MAX + 2 * BACKLOG_MIN;
+    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + BACKLOG_MIN, graphMin);
+    const again = await w.post("/v1/store/batch", {
+      memories: [{ content: bulkText(42) }, { content: "one more note, new to the wallet" }],
+    });
+    expect(again.body).toMatchObject({ deduplicated_count: 1 });
+    expect(await recallTop(w, bulkText(2024))).toContain(bulkText(2024));
+    expect(await withDb((db) => indexBacklog(db, userId, graphMin))).toBe(0);
+    expect(await withDb((db) => counts(db, userId))).toEqual({
+      indexed: 0,
+      backlog: EXACT_SCAN_MAX + BACKLOG_MIN + 2,
+    });
+    // The default graph starts where exact recall ends.
+    expect(GRAPH_MIN).toBe(EXACT_SCAN_MAX);
+    expect(await withDb((db) => indexBacklog(db, userId, GRAPH_MIN))).toBe(
+      EXACT_SCAN_MAX + BACKLOG_MIN + 2,
+    );
+  });
+
   it("indexes a large wallet's new rows after the response once enough wait, and two runs at once once", async () => {
-    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + 50);
+    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + 50, GRAPH_MIN);
     const [a, b] = await withDb((db) =>
-      Promise.all([indexBacklog(db, userId), indexBacklog(db, userId)]),
+      Promise.all([indexBacklog(db, userId, GRAPH_MIN), indexBacklog(db, userId, GRAPH_MIN)]),
     );
     expect((a ?? 0) + (b ?? 0)).toBe(EXACT_SCAN_MAX + 51);
 

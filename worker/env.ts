@@ -22,9 +22,9 @@ export interface Env {
   DATABASE_PIPELINE_CONNECT?: string;
   /**
    * `on`: the database runs one client's statements at a time (the embedded one; npm run dev,
-   * the tests and the bench set it). A store then locks its namespaces in a transaction and
-   * holds the database once, instead of probing and writing in two turns (memories/store.ts):
-   * round trips there cost nothing, and between two turns its scheduler served the indexer.
+   * the tests and the bench set it). A store's duplicate probe is then cut into statements of
+   * 10 items (memories/store.ts), so another wallet's request waits for one short statement,
+   * not for a whole batch's probe.
    */
   DATABASE_SERIAL?: string;
   /**
@@ -33,6 +33,11 @@ export interface Env {
    * connections near the database, so a request pays no connection set-up across the distance.
    */
   HYPERDRIVE?: { connectionString: string };
+  /**
+   * Wallets of at most this many memories are searched exactly and never put in the HNSW
+   * graph (worker/memories/ann.ts; default and least 2000).
+   */
+  GRAPH_MIN?: string;
   JWT_SECRET?: string;
   AUTH_MESSAGE_PREFIX?: string;
   EMBEDDER?: string;
@@ -78,6 +83,12 @@ const configSchema = z.object({
   NEON_WS_PROXY: z.string().min(1).optional(),
   DATABASE_PIPELINE_CONNECT: z.enum(["password", "off"]).optional(),
   DATABASE_SERIAL: z.enum(["on", "off"]).optional(),
+  // At least ann.ts's EXACT_SCAN_MAX: recall scores every memory of a smaller scope.
+  GRAPH_MIN: z.coerce
+    .number({ message: "GRAPH_MIN must be a whole number" })
+    .int("GRAPH_MIN must be a whole number")
+    .min(2000, "GRAPH_MIN must be at least 2000")
+    .optional(),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be set to at least 32 characters"),
   AUTH_MESSAGE_PREFIX: z.string().min(1).default("service-auth"),
   EMBEDDER: z.enum(["local", "workers-ai", "openai"]).default("local"),

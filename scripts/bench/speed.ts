@@ -16,7 +16,7 @@
  */
 import { sql } from "drizzle-orm";
 import { connectDb } from "../../worker/db/client";
-import { BACKLOG_MIN, EXACT_SCAN_MAX } from "../../worker/memories/ann";
+import { BACKLOG_MIN, EXACT_SCAN_MAX, GRAPH_MIN } from "../../worker/memories/ann";
 import { annAgreement, recallPlan } from "./ann-quality";
 import { newWallet, type Wallet } from "./http-client";
 import { log, machine } from "./report";
@@ -168,14 +168,14 @@ async function userIdOf(db: ReturnType<typeof connectDb>["db"], w: Wallet): Prom
 
 /**
  * Seconds until the indexer has caught up with the wallet: fewer than BACKLOG_MIN rows left
- * outside the HNSW index, the backlog it leaves to the exact scan (0 below EXACT_SCAN_MAX).
+ * outside the HNSW index, the backlog it leaves to the exact scan (0 up to GRAPH_MIN).
  */
 async function indexCatchUp(
   db: ReturnType<typeof connectDb>["db"],
   w: Wallet,
   size: number,
 ): Promise<number> {
-  if (size <= EXACT_SCAN_MAX) return 0;
+  if (size <= GRAPH_MIN) return 0;
   const userId = await userIdOf(db, w);
   const started = Date.now();
   for (;;) {

@@ -54,6 +54,9 @@ export async function startStack(
         // by the tests, not here. (The Meter Durable Object call is therefore not in these
         // figures: about one local RPC per request.)
         METERING: "off",
+        // The wallet size from which memories go into the HNSW graph (worker/memories/ann.ts),
+        // to compare another threshold: GRAPH_MIN=… npm run bench.
+        ...(process.env.GRAPH_MIN ? { GRAPH_MIN: process.env.GRAPH_MIN } : {}),
         ...vars,
       },
     });

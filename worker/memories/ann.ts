@@ -6,17 +6,19 @@
  *   filtered approximate scan of a small scope inside a large table is slowest and least
  *   complete (it walks other wallets' vectors looking for the caller's).
  * - Above it, the nearest vectors are those of the wallet's shard of the HNSW index (rows with
- *   `ann`), plus an exact scan of the wallet's rows not in it yet (the backlog).
+ *   `ann`), plus an exact scan of the wallet's rows not in it (the backlog).
+ * - A wallet of at most GRAPH_MIN memories has no rows in the graph at all: its backlog is the
+ *   whole wallet, so its nearest vectors are exact.
  *
  * The HNSW index is split into partial indexes by the wallet's shard (shard.ts), so a search
  * walks one shard's graph (~1/32 of the indexed rows) and never needs the whole index in
  * memory.
  *
- * Inserting a row into HNSW costs ~1 ms (measured: 100 rows into a 100,000-row graph, 430-750
- * ms on 2 busy cores), more than the rest of a 100-item batch store. So stores write
- * `ann = false`, and `indexBacklog` flips a wallet's backlog after the response, only for
- * wallets above EXACT_SCAN_MAX and once BACKLOG_MIN rows are waiting: most wallets never pay
- * for an index they would not use, and a large one pays in chunks.
+ * Inserting a row into HNSW costs 2.3-2.8 ms on bge vectors at 10k on a server, 7-8 ms in
+ * WebAssembly (docs/benchmarks.md, "Vector index designs side by side"), more than the rest of
+ * a batch store. So stores write `ann = false`, and `indexBacklog` flips a wallet's backlog
+ * after the response, only for wallets above GRAPH_MIN and once BACKLOG_MIN rows are waiting:
+ * most wallets never pay for a graph, and a large one pays in chunks.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
@@ -29,13 +31,24 @@ import { inShard } from "./shard";
 export const EXACT_SCAN_MAX = 2000;
 
 /**
- * How many memories match `where`, counted only up to EXACT_SCAN_MAX + 1 (a scalar
- * subquery): all that choosing between exact and approximate search needs, and with an
- * owner test and no expiry test, an index-only scan that stops at the limit.
+ * Wallets of at most this many live memories are never put in the graph (an operator can
+ * choose a larger size with the Worker variable GRAPH_MIN, Env). In the bench's isolated
+ * tables (docs/benchmarks.md, "Vector index designs side by side") an exact scan of 11,000
+ * rows was as fast as the graph, but in the service's own table (wide rows, 100,000 rows of
+ * other wallets) a wallet of 10,000 without a graph recalled in 87 ms at p95 against ~37 ms,
+ * and took batch stores at 228 a second against ~344 (docs/benchmarks.md, "Neighbours"):
+ * so the graph still starts where exact recall ends.
  */
-export const scopeSize = (where: SQL) =>
+export const GRAPH_MIN = EXACT_SCAN_MAX;
+
+/**
+ * How many memories match `where`, counted only up to `max` + 1 (a scalar subquery;
+ * EXACT_SCAN_MAX by default): all that choosing between exact and approximate search needs,
+ * and with an owner test and no expiry test, an index-only scan that stops at the limit.
+ */
+export const scopeSize = (where: SQL, max = EXACT_SCAN_MAX) =>
   sql`(SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${where}
-    LIMIT ${EXACT_SCAN_MAX + 1}) s)`;
+    LIMIT ${max + 1}) s)`;
 
 /** Whether a scope of this size (scopeSize) is searched exactly. */
 export const isExactScope = (size: number) => size <= EXACT_SCAN_MAX;
@@ -110,21 +123,21 @@ export const annRows = (userId: string) => sql`${memories.ann} AND ${inShard(use
 export const backlogRows = sql`NOT ${memories.ann}`;
 
 /**
- * Puts the wallet's un-indexed live memories into its HNSW shard, if the
- * wallet is large enough to be searched through it. Safe to run concurrently: each chunk
- * skips rows another run has locked. Returns how many rows it indexed.
+ * Puts the wallet's un-indexed live memories into its HNSW shard, if the wallet has more than
+ * `minSize` memories (GRAPH_MIN, or the Worker's setting). Safe to run concurrently: each
+ * chunk skips rows another run has locked. Returns how many rows it indexed.
  */
-export async function indexBacklog(db: DbOrTx, userId: string): Promise<number> {
+export async function indexBacklog(db: DbOrTx, userId: string, minSize: number): Promise<number> {
   const sizes = await db.execute<{ live: number; backlog: number; chunk: string | null }>(
     background(sql`
     SELECT
-      ${scopeSize(undeletedMemory(userId))} AS live,
+      ${scopeSize(undeletedMemory(userId), minSize)} AS live,
       (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${undeletedMemory(userId)}
         AND ${backlogRows} LIMIT ${BACKLOG_MIN}) b) AS backlog,
       current_setting('memory_service.index_chunk', true) AS chunk`),
   );
   const { live = 0, backlog = 0, chunk: chunkSetting } = sizes.rows[0] ?? {};
-  if (isExactScope(live) || backlog < BACKLOG_MIN) return 0;
+  if (live <= minSize || backlog < BACKLOG_MIN) return 0;
   const chunk = indexChunk(chunkSetting);
   const started = Date.now();
   let total = 0;

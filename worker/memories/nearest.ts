@@ -63,10 +63,15 @@ export function nearestStatement(q: NearestQuery): SQL {
       SELECT d.ns, ${scopeSize(sql`${undeletedMemory(q.userId)} AND ${memories.namespace} = d.ns`)} AS n
       FROM (SELECT DISTINCT ns FROM q) d
     ),
-    -- Rows compared exactly: all of a small scope, the backlog of a large one. The size test
-    -- is a one-time filter of each lateral scan, so a skipped branch reads nothing.
-    exact_rows AS MATERIALIZED (
-      SELECT d.ns, r.id, r.embedding, r.hash FROM sizes d
+    -- Rows compared exactly: all of a small scope, the backlog of a large one, each read once
+    -- and compared with the probes of its namespace. The size test is a one-time filter of
+    -- each lateral scan, so a skipped branch reads nothing. The probes are the inner side, a
+    -- lateral subquery kept from flattening (OFFSET 0): as a CTE joined to the probes, the rows
+    -- were first copied into a tuplestore (1.6 KB each, past work_mem beyond ~2,500 rows, then
+    -- spilled to a file), and as a plain join Postgres read the rows again for every probe.
+    pairs AS (
+      SELECT p.i, e.id, p.similarity, p.same
+      FROM sizes d
       CROSS JOIN LATERAL (
         SELECT ${memories.id} AS id, ${memories.embedding} AS embedding,
           ${memories.contentHash} AS hash
@@ -76,12 +81,13 @@ export function nearestStatement(q: NearestQuery): SQL {
         SELECT ${memories.id}, ${memories.embedding}, ${memories.contentHash} FROM ${memories}
         WHERE ${scope} AND ${memories.namespace} = d.ns AND d.n > ${EXACT_SCAN_MAX}
           AND ${backlogRows}
-      ) r
-    ),
-    pairs AS (
-      SELECT q.i, e.id, 1 - (e.embedding <=> q.v) AS similarity, ${q.sameText ? sql`coalesce(e.hash = q.h, false)` : sql`false`} AS same
-      FROM q JOIN exact_rows e ON e.ns = q.ns
-      WHERE (e.embedding <=> q.v) <= ${maxDistance}
+      ) e
+      CROSS JOIN LATERAL (
+        SELECT q.i, 1 - (e.embedding <=> q.v) AS similarity,
+          ${q.sameText ? sql`coalesce(e.hash = q.h, false)` : sql`false`} AS same
+        FROM q WHERE q.ns = d.ns AND (e.embedding <=> q.v) <= ${maxDistance}
+        OFFSET 0
+      ) p
       UNION ALL
       ${
         q.sameText
@@ -130,13 +136,18 @@ export function nearestStatement(q: NearestQuery): SQL {
 }
 
 /**
- * The probe relation of parallel arrays: probe numbers, namespaces, vectors and the texts'
- * content hashes (for `sameText`).
+ * The probe relation of parallel arrays: probe numbers (from `first`), namespaces, vectors and
+ * the texts' content hashes (for `sameText`).
  */
-export function probesOf(namespaces: string[], vectors: number[][], hashes: string[]): SQL {
+export function probesOf(
+  namespaces: string[],
+  vectors: number[][],
+  hashes: string[],
+  first = 0,
+): SQL {
   return sql`
     SELECT i, ns, v::vector AS v, h
-    FROM unnest(${sql.param(namespaces.map((_, i) => i))}::int[],
+    FROM unnest(${sql.param(namespaces.map((_, i) => first + i))}::int[],
                 ${sql.param(namespaces)}::text[],
                 ${sql.param(vectors.map(vectorLiteral))}::text[],
                 ${sql.param(hashes)}::text[]) AS u(i, ns, v, h)`;

@@ -19,17 +19,21 @@
  * one write statement that claims those versions (namespace-version.ts, store-write.ts). At
  * 40 ms from the database that is 2 round trips where BEGIN, lock, probe, insert, COMMIT were
  * 5. When a concurrent store of the same namespace wins the claim, the store runs again in a
- * transaction that locks the namespaces first: the old path, taken only under contention, and
- * always on a database that serves one client at a time (Env.DATABASE_SERIAL, the embedded
- * one), where round trips cost nothing and one hold of the database is what keeps the other
- * wallets' requests and the indexer moving.
+ * transaction that locks the namespaces first: the old path, taken only under contention.
+ *
+ * On a database that serves one client at a time (Env.DATABASE_SERIAL, the embedded one) every
+ * statement holds it for every other wallet, so the probe is cut into statements of
+ * SERIAL_PROBE_CHUNK items: 100 probes into a wallet of 10,000 were one statement of 0.7-1.5 s
+ * in WebAssembly, during which every other wallet's recall waited (docs/benchmarks.md,
+ * "Neighbours"). The write claims the versions the first of them read, so a write of the
+ * namespace between two of them fails the claim as it would between probe and write.
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { DomainContext } from "../context";
 import type { DbOrTx } from "../db/client";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
-import { indexBacklog } from "./ann";
+import { GRAPH_MIN, indexBacklog } from "./ann";
 import { foldLiveCounts } from "./live-count";
 import { embedJoined, type Nearest } from "./merge";
 import { lockNamespaces, readVersions, type Versions } from "./namespace-version";
@@ -47,6 +51,9 @@ export { DEDUP_THRESHOLD, type StoredItem } from "./store-plan";
  * each of a batch's probes several times dearer.
  */
 const DEDUP_EF_SEARCH = 20;
+
+/** Items per duplicate probe statement on a serial database (see the module comment). */
+const SERIAL_PROBE_CHUNK = 10;
 
 /** Locked attempts after a write that found its merge targets changed (each a PATCH's race). */
 const MAX_RETRIES = 3;
@@ -101,9 +108,7 @@ export async function storeMemories(
       );
       return attempt(ctx, tx, batch, false);
     });
-  // A database that serves one client at a time is held once (Env.DATABASE_SERIAL).
-  const serial = ctx.config.DATABASE_SERIAL === "on";
-  let outcome = serial ? await locked() : await attempt(ctx, ctx.db, batch, true);
+  let outcome = await attempt(ctx, ctx.db, batch, true);
   let extraTokens = outcome.tokens;
   // Another store of the namespace came between the probe and the claim, or a PATCH or delete
   // changed a memory to merge into: again, under the namespaces' lock, reading them afresh.
@@ -123,7 +128,9 @@ export async function storeMemories(
   // New rows are outside the HNSW index: the indexer takes them after the response, if the
   // wallet is large enough to be searched through it (ann.ts).
   if (items.some((item) => !item.deduplicated)) {
-    ctx.afterwards(`ann:${ctx.userId}`, (db) => indexBacklog(db, ctx.userId));
+    ctx.afterwards(`ann:${ctx.userId}`, (db) =>
+      indexBacklog(db, ctx.userId, ctx.config.GRAPH_MIN ?? GRAPH_MIN),
+    );
     // Each store appends a row of change to memory_counts: fold them when they pile up.
     ctx.afterwards(`counts:${ctx.userId}`, (db) => foldLiveCounts(db, ctx.userId));
   }
@@ -155,13 +162,8 @@ async function attempt(
   { inputs, vectors, hashes, withMemories }: Batch,
   optimistic: boolean,
 ): Promise<Attempt> {
-  const namespaces = inputs.map((m) => m.namespace);
-  const probe = () =>
-    db.execute<{ nearest: Nearest[]; versions: Versions }>(
-      probeStatement(ctx, namespaces, vectors, hashes),
-    );
-  const found = await (ctx.timings?.measure("dedup", probe) ?? probe());
-  const { nearest = [], versions = {} } = found.rows[0] ?? {};
+  const probe = () => probeAll(ctx, db, inputs, vectors, hashes);
+  const { nearest, versions } = await (ctx.timings?.measure("dedup", probe) ?? probe());
   const plan = planStore(inputs, vectors, hashes, nearest);
   const drafts = [...plan.drafts.values()];
   const tokens = await embedJoined(ctx, drafts);
@@ -183,19 +185,55 @@ async function attempt(
 }
 
 /**
- * Each item's nearest live memory of its namespace at the merge threshold or above (nearest.ts:
- * exact for small scopes and backlogs, the HNSW shard above), as JSON, beside the namespaces'
- * versions: one statement, one snapshot.
+ * Each item's nearest memory to merge into, and the namespaces' versions as the (first)
+ * statement read them: one statement, or on a serial database one per SERIAL_PROBE_CHUNK items.
+ */
+async function probeAll(
+  ctx: DomainContext,
+  db: DbOrTx,
+  inputs: NewMemory[],
+  vectors: number[][],
+  hashes: string[],
+): Promise<{ nearest: Nearest[]; versions: Versions }> {
+  const namespaces = inputs.map((m) => m.namespace);
+  const chunk = ctx.config.DATABASE_SERIAL === "on" ? SERIAL_PROBE_CHUNK : inputs.length;
+  const nearest: Nearest[] = [];
+  let versions: Versions | undefined;
+  for (let from = 0; from < inputs.length; from += chunk) {
+    const to = from + chunk;
+    const found = await db.execute<{ nearest: Nearest[]; versions: Versions }>(
+      probeStatement(
+        ctx,
+        namespaces,
+        from,
+        namespaces.slice(from, to),
+        vectors.slice(from, to),
+        hashes.slice(from, to),
+      ),
+    );
+    const row = found.rows[0];
+    nearest.push(...(row?.nearest ?? []));
+    versions ??= row?.versions ?? {};
+  }
+  return { nearest, versions: versions ?? {} };
+}
+
+/**
+ * The items' (numbered from `first`) nearest live memory of their namespace at the merge
+ * threshold or above (nearest.ts: exact for small scopes and backlogs, the HNSW shard above),
+ * as JSON, beside the versions of all the batch's namespaces: one statement, one snapshot.
  */
 function probeStatement(
   ctx: DomainContext,
+  batchNamespaces: string[],
+  first: number,
   namespaces: string[],
   vectors: number[][],
   hashes: string[],
 ): SQL {
   // The depth is set by the probes' own relation, before any HNSW scan starts (ann.ts,
   // annQueryVector, says how), and ends with the statement's transaction.
-  const probes = sql`SELECT * FROM (${probesOf(namespaces, vectors, hashes)}) p
+  const probes = sql`SELECT * FROM (${probesOf(namespaces, vectors, hashes, first)}) p
     WHERE set_config('hnsw.ef_search', ${String(DEDUP_EF_SEARCH)}, true) IS NOT NULL`;
   const nearest = nearestStatement({
     userId: ctx.userId,
@@ -209,5 +247,5 @@ function probeStatement(
   });
   return sql`SELECT
     (SELECT coalesce(json_agg(n), '[]') FROM (${nearest}) n) AS nearest,
-    ${readVersions(ctx.userId, namespaces)} AS versions`;
+    ${readVersions(ctx.userId, batchNamespaces)} AS versions`;
 }

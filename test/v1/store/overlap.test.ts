@@ -16,13 +16,14 @@ import {
 import { workerWith } from "../../worker-with";
 
 /**
- * Both ways of storing, on either database: the probe and one claiming write (a server), and
- * the namespaces locked in a transaction first (Env.DATABASE_SERIAL, the embedded database).
+ * Both ways of probing, on either database: one statement for the whole batch (a server), and
+ * a statement per 10 items (Env.DATABASE_SERIAL, the embedded database), whose write claims the
+ * versions the first of them read.
  */
 const ways: Array<[string, WorkerFetch | undefined]> = [
   ["as configured", undefined],
   [
-    env.DATABASE_SERIAL === "on" ? "probe, then a claiming write" : "locked in a transaction",
+    env.DATABASE_SERIAL === "on" ? "probed in one statement" : "probed 10 items a statement",
     workerWith({ ...env, DATABASE_SERIAL: env.DATABASE_SERIAL === "on" ? "off" : "on" }),
   ],
 ];
@@ -68,6 +69,41 @@ describe.each(ways)("overlapping stores, %s", (_way, workerFetch) => {
       (m: { content: string }) => m.content,
     );
     expect([...listed].sort()).toEqual([...shared, ...batches.map((b) => b[5]?.content)].sort());
+  });
+
+  it("overlapping batches longer than one probe statement, over three namespaces, store each text once", async () => {
+    const w = newWallet();
+    const namespaces = ["alpha", "beta", "gamma"];
+    const shared = Array.from({ length: 24 }, (_, i) => ({
+      content: uniqueText(`shared note ${i} about the harbour's tide tables`),
+      namespace: namespaces[i % 3],
+    }));
+    // Each batch holds the shared texts in another order, so the same text is probed by
+    // different statements of different batches, and one text of its own.
+    const batches = Array.from({ length: 4 }, (_, b) => [
+      ...shared.map((_, i) => shared[(i * (2 * b + 1) + b) % shared.length]),
+      { content: uniqueText(`batch ${b}'s own note`), namespace: namespaces[b % 3] },
+    ]);
+    const answers = await Promise.all(
+      batches.map((memories) => w.post("/v1/store/batch", { memories })),
+    );
+    const bodies = answers.map((r) => expectStatus(r, 201));
+    const idOf = new Map<string, Set<string>>();
+    batches.forEach((memories, b) => {
+      memories.forEach((m, i) => {
+        const ids = idOf.get(m?.content ?? "") ?? new Set<string>();
+        ids.add(bodies[b]?.ids[i]);
+        idOf.set(m?.content ?? "", ids);
+      });
+    });
+    for (const { content } of shared) expect(idOf.get(content)?.size).toBe(1);
+    expect(await w.memoryCount()).toBe(24 + 4);
+    for (const ns of namespaces) {
+      const listed = await w.getOk(`/v1/memories?namespace=${ns}&limit=100`);
+      expect(listed.memories).toHaveLength(
+        8 + batches.filter((b) => b[24]?.namespace === ns).length,
+      );
+    }
   });
 
   it("a merge never overwrites a PATCH that lands between its probe and its write", async () => {
