@@ -77,11 +77,7 @@ export async function startLocalDatabase(opts: LocalDatabaseOptions): Promise<Lo
       // more in WebAssembly than on a server (worker/memories/ann.ts, efSearchCap).
       // memory_service.index_chunk: the indexer's statements stay short (2-9 ms a row in
       // WebAssembly), since every other client waits for each one (ann.ts, indexChunk).
-      // work_mem: deduplication's exact pass keeps the rows it compares (1.6 KB each); past
-      // 4 MB (~2,500 rows) they spilled to PGlite's in-memory files: 100 probes into 7,000
-      // rows, 10 a statement, took 823 ms, 522 ms with 64 MB. One session, so one user of it.
       sessionDefaults: [
-        "SET work_mem = '64MB'",
         "SET hnsw.iterative_scan = relaxed_order",
         "SET hnsw.ef_search = 100",
         "SET memory_service.ef_search_max = 100",

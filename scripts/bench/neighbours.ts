@@ -77,7 +77,7 @@ export async function runNeighbours(stack: Stack, opts: NeighboursOptions) {
     seconds,
     perSecond: Math.round(opts.size / seconds),
     batch: summary(batches),
-    recall: { ...summary(recalls), max: Math.round(Math.max(...recalls)) },
+    recall: { ...summary(recalls), max: Math.round(Math.max(0, ...recalls)) },
     errors,
   };
   const table: Table = {
