@@ -4,7 +4,7 @@
  * measured ones, built in Postgres with INSERT … SELECT from a small embedded pool (each row a
  * pool vector plus noise, renormalised), so a million rows take minutes, not hours.
  *
- * Wallets above GRAPH_MIN are marked indexed (`ann`), as the service's indexer would
+ * Wallets above the run's GRAPH_MIN are marked indexed (`ann`), as the service's indexer would
  * leave them; the HNSW indexes are dropped before a bulk load and built once after it
  * (inserting row by row costs ~1 ms a row).
  */
@@ -13,7 +13,6 @@ import { sql } from "drizzle-orm";
 import { ANN_SHARDS, memories, users } from "../../schema/tables";
 import type { Db } from "../../worker/db/client";
 import type { Embedder } from "../../worker/embed/embedder";
-import { GRAPH_MIN } from "../../worker/memories/ann";
 import { log } from "./report";
 import { prng, sentence, TYPES } from "./synthetic";
 
@@ -61,12 +60,13 @@ export async function seedWallet(
   address: string,
   count: number,
   seed: number,
+  graphMin: number,
 ): Promise<string[]> {
   const r = prng(seed);
   const userId = await newUser(db, address);
   const texts: string[] = [];
   const now = Date.now();
-  const indexed = count > GRAPH_MIN;
+  const indexed = count > graphMin;
   for (let done = 0; done < count; done += 500) {
     const n = Math.min(500, count - done);
     const contents = Array.from({ length: n }, () => sentence(r));
@@ -98,8 +98,10 @@ export async function seedWallet(
 export interface OthersPlan {
   /** Rows in all. */
   rows: number;
-  /** Of them, in wallets of 10,000 (searched through HNSW); the rest in wallets of 1,000. */
+  /** Of them, in wallets of 10,000; the rest in wallets of 1,000. */
   largeRows: number;
+  /** Wallets above this many memories are marked indexed (the run's GRAPH_MIN). */
+  graphMin: number;
 }
 
 const POOL = 4000;
@@ -151,7 +153,7 @@ export async function seedOthers(db: Db, embedder: Embedder, plan: OthersPlan): 
         importance, created_at, updated_at, accessed_at, ann)
       SELECT ${userId}, p.t || ' #' || s, l2_normalize(p.v + n.v), ${embedder.model},
         md5(p.t || s), round(random()::numeric, 2),
-        now() - random() * interval '90 days', now(), now(), ${size > GRAPH_MIN}
+        now() - random() * interval '90 days', now(), now(), ${size > plan.graphMin}
       FROM generate_series(1, ${size}) s
       JOIN bench_pool p ON p.i = (s * 7919 + ${w * 104729}) % ${POOL}
       JOIN bench_noise n ON n.i = (s * 31 + ${w}) % 998`);

@@ -16,7 +16,7 @@
  */
 import { sql } from "drizzle-orm";
 import { connectDb } from "../../worker/db/client";
-import { BACKLOG_MIN, EXACT_SCAN_MAX, GRAPH_MIN } from "../../worker/memories/ann";
+import { BACKLOG_MIN, EXACT_SCAN_MAX } from "../../worker/memories/ann";
 import { annAgreement, recallPlan } from "./ann-quality";
 import { newWallet, type Wallet } from "./http-client";
 import { log, machine } from "./report";
@@ -48,11 +48,22 @@ export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedO
     log(
       `seeding ${opts.otherRows.toLocaleString("en")} memories of other wallets (data layer, INSERT … SELECT)`,
     );
-    await seedOthers(db, embedder, { rows: opts.otherRows, largeRows: opts.otherLargeRows });
+    await seedOthers(db, embedder, {
+      rows: opts.otherRows,
+      largeRows: opts.otherLargeRows,
+      graphMin: stack.graphMin,
+    });
     for (const size of opts.sizes.filter((n) => n > opts.apiSeedMax)) {
       const wallet = newWallet(stack.baseUrl);
       log(`seeding a wallet of ${size.toLocaleString("en")} memories (data layer)`);
-      const texts = await seedWallet(db, embedder, wallet.account.address, size, size);
+      const texts = await seedWallet(
+        db,
+        embedder,
+        wallet.account.address,
+        size,
+        size,
+        stack.graphMin,
+      );
       sizes.push({ size, wallet, texts, queries: speedQueries(texts, size, opts.queries) });
     }
     const buildSeconds = await buildAnnIndexes(db);
@@ -70,7 +81,7 @@ export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedO
       log(
         `seeded ${size} memories through POST /v1/store/batch (${perSecond} memories/s); server timing per batch ${JSON.stringify(seeded.timing)}`,
       );
-      catchUp[size] = await indexCatchUp(db, wallet, size);
+      catchUp[size] = await indexCatchUp(db, wallet, size, stack.graphMin);
       sizes.push({
         size,
         wallet,
@@ -168,14 +179,15 @@ async function userIdOf(db: ReturnType<typeof connectDb>["db"], w: Wallet): Prom
 
 /**
  * Seconds until the indexer has caught up with the wallet: fewer than BACKLOG_MIN rows left
- * outside the HNSW index, the backlog it leaves to the exact scan (0 up to GRAPH_MIN).
+ * outside the HNSW index, the backlog it leaves to the exact scan (0 up to `graphMin`).
  */
 async function indexCatchUp(
   db: ReturnType<typeof connectDb>["db"],
   w: Wallet,
   size: number,
+  graphMin: number,
 ): Promise<number> {
-  if (size <= GRAPH_MIN) return 0;
+  if (size <= graphMin) return 0;
   const userId = await userIdOf(db, w);
   const started = Date.now();
   for (;;) {

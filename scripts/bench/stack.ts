@@ -3,12 +3,16 @@
  * DATABASE_URL server and dropped at the end, so the bench never touches your data) and
  * `wrangler dev` on the bench's port, metering off.
  */
+
+import { GRAPH_MIN } from "../../worker/memories/ann";
 import { type LocalDatabase, startLocalDatabase } from "../local-db";
 import { assertPortFree, type Service, startWrangler, waitForHealth } from "../service";
 import { log } from "./report";
 
 export interface Stack {
   baseUrl: string;
+  /** Wallets above this many memories go into the HNSW graph (Env.GRAPH_MIN, ann.ts). */
+  graphMin: number;
   database: LocalDatabase;
   /** "embedded PGlite" or "PostgreSQL server". */
   dbLabel: string;
@@ -69,7 +73,8 @@ export async function startStack(
   log(
     `service up on ${baseUrl} against ${dbLabel} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );
-  return { baseUrl, database, dbLabel, stop };
+  const graphMin = Number(process.env.GRAPH_MIN || GRAPH_MIN);
+  return { baseUrl, graphMin, database, dbLabel, stop };
 }
 
 async function scratchDatabase(url: string): Promise<string> {

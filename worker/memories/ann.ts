@@ -35,9 +35,10 @@ export const EXACT_SCAN_MAX = 2000;
  * choose a larger size with the Worker variable GRAPH_MIN, Env). In the bench's isolated
  * tables (docs/benchmarks.md, "Vector index designs side by side") an exact scan of 11,000
  * rows was as fast as the graph, but in the service's own table (wide rows, 100,000 rows of
- * other wallets) a wallet of 10,000 without a graph recalled in 87 ms at p95 against ~37 ms,
- * and took batch stores at 228 a second against ~344 (docs/benchmarks.md, "Neighbours"):
- * so the graph still starts where exact recall ends.
+ * other wallets) a wallet of 10,000 without a graph spent 48 ms in recall's SQL against 32 on
+ * PostgreSQL (32 against 18 embedded), and stored batches no faster there (1.6× faster
+ * embedded; docs/benchmarks.md, "Neighbours"): so the graph still starts where exact recall
+ * ends.
  */
 export const GRAPH_MIN = EXACT_SCAN_MAX;
 
