@@ -35,11 +35,11 @@ export default defineConfig({
                 FAKE_OPENAI_URL: inject("fakeOpenAiUrl"),
                 // The database behind a front that asks for a password (test/password-front.ts).
                 PASSWORD_FRONT: inject("passwordFront"),
-                // The anvil chain of the payment tests (JSON, scripts/local-chain.ts). The Worker's
+                // The anvil chain of the payment tests (JSON, local/chain/start.ts). The Worker's
                 // own X402_* settings stay at their defaults (Base, payments off) for the suite;
                 // test/payment/chain.ts points a Worker at the chain by passing it X402_* itself.
                 LOCAL_CHAIN: inject("localChain"),
-                // bge-small-en-v1.5 in a local process (scripts/embedder), for the real-model
+                // bge-small-en-v1.5 in a local process (local/embedder), for the real-model
                 // tests, which pass it to a Worker as EMBEDDING_API_URL; "" and the reason when
                 // it could not start.
                 BGE_EMBEDDINGS_URL: inject("bgeUrl"),
@@ -95,18 +95,19 @@ export default defineConfig({
           },
           globalSetup: ["./test/global-setup.ts"],
           include: ["test/**/*.test.ts"],
-          exclude: ["test/node/**", "test/browser/**"],
+          exclude: ["test/node/**", "test/local/**", "test/bench/**", "test/browser/**"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
       },
-      // Node-side pieces (the embedded database's wire-protocol front): plain Node, no Worker.
+      // Node-side pieces: the local runtime (test/local), the benchmark's pieces (test/bench) and
+      // the clients that drive a started service (test/node). Plain Node, no Worker.
       {
         test: {
           name: "node",
           // The same as the worker project's: projects of one group must agree.
           maxWorkers: 2,
-          include: ["test/node/**/*.test.ts"],
+          include: ["test/node/**/*.test.ts", "test/local/**/*.test.ts", "test/bench/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,

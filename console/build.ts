@@ -8,7 +8,7 @@
  * (one bundle each: Preact, Cytoscape, viem's signer; no CDN) and console/config.json
  * ({"test_wallet": boolean}); and docs/assets/: Swagger UI's script and styles from the pinned
  * swagger-ui-dist package plus docs.js, for the API reference the Worker serves at /docs.
- * scripts/service.ts runs it before `wrangler dev` starts and, under npm run dev, again when
+ * local/service.ts runs it before `wrangler dev` starts and, under npm run dev, again when
  * console/src changes; `wrangler deploy --env production` runs it ([env.production.build]).
  *
  *   node --import tsx console/build.ts [--production]

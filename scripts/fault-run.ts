@@ -18,10 +18,10 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { Client } from "@neondatabase/serverless";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { startStack } from "./bench/stack";
-import { summary } from "./bench/stats";
-import { freePort } from "./free-port";
-import { proxiedClient, startWsProxy, type WsProxy } from "./ws-proxy";
+import { summary } from "../bench/lib/stats";
+import { startStack } from "../bench/systems/stack";
+import { proxiedClient, startWsProxy, type WsProxy } from "../local/db/ws-proxy";
+import { freePort } from "../local/free-port";
 
 const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
 /**

@@ -2,7 +2,7 @@
  * `npm run db:migrate`: applies schema/migrations to DATABASE_URL (Neon or any Postgres with
  * pgvector). `npm run dev` and the tests apply them to the embedded database by themselves.
  */
-import { startLocalDatabase } from "./local-db";
+import { startLocalDatabase } from "../local/db/start";
 
 const url = process.env.DATABASE_URL;
 if (!url) {

@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
-import { startModelProcess } from "../scripts/embedder/launch";
-import { startLocalChain } from "../scripts/local-chain";
-import { startLocalDatabase } from "../scripts/local-db";
+import { startLocalChain } from "../local/chain/start";
+import { startLocalDatabase } from "../local/db/start";
+import { startModelProcess } from "../local/embedder/launch";
 import { startFakeOpenAi } from "./fake-openai-server";
 import { startPasswordFront } from "./password-front";
 
@@ -12,9 +12,9 @@ declare module "vitest" {
     /** "on" for the embedded database, which serves one client at a time (Env.DATABASE_SERIAL). */
     databaseSerial: string;
     fakeOpenAiUrl: string;
-    /** The local anvil chain of the payment tests (scripts/local-chain.ts), as JSON. */
+    /** The local anvil chain of the payment tests (local/chain/start.ts), as JSON. */
     localChain: string;
-    /** The local bge-small-en-v1.5 endpoint (scripts/embedder), or "" when it could not start… */
+    /** The local bge-small-en-v1.5 endpoint (local/embedder), or "" when it could not start… */
     bgeUrl: string;
     /** …and then why, for the real-model tests to fail with. */
     bgeProblem: string;

@@ -11,12 +11,7 @@
  */
 import { createServer as createHttpServer } from "node:http";
 import { connect, createServer, type Socket } from "node:net";
-import {
-  errorResponse,
-  readUntyped,
-  SSL_REQUEST,
-  splitMessages,
-} from "../scripts/embedded-pg/wire";
+import { errorResponse, readUntyped, SSL_REQUEST, splitMessages } from "../local/db/wire";
 
 export const FRONT_PASSWORD = "front-secret";
 const PIPELINE_WINDOW_MS = 50;

@@ -119,7 +119,7 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-/** Every variable the Worker reads, for tools that pass them on (scripts/dev.ts). */
+/** Every variable the Worker reads, for tools that pass them on (local/dev.ts). */
 export const CONFIG_KEYS = configSchema.keyof().options;
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };

@@ -1,6 +1,6 @@
 /**
  * The browser tests' service and browser: an embedded database of their own (in memory),
- * `wrangler dev` on a free port (scripts/service.ts builds the console first), and
+ * `wrangler dev` on a free port (local/service.ts builds the console first), and
  * Debian's chromium driven by playwright-core. Nothing is downloaded: CHROMIUM_PATH or
  * /usr/bin/chromium must exist (.ci/run installs it with apt-get).
  */
@@ -8,9 +8,9 @@ import { existsSync, mkdirSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll } from "vitest";
-import { freePort } from "../../scripts/free-port";
-import { startLocalDatabase } from "../../scripts/local-db";
-import { ROOT, startWrangler, waitForHealth } from "../../scripts/service";
+import { startLocalDatabase } from "../../local/db/start";
+import { freePort } from "../../local/free-port";
+import { ROOT, startWrangler, waitForHealth } from "../../local/service";
 
 export const SCREENSHOTS = `${ROOT}test-artifacts/console`;
 const PREFIX = "service-auth";

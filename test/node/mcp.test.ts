@@ -26,8 +26,8 @@ import {
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../scripts/free-port";
-import { ROOT, waitForHealth } from "../../scripts/service";
+import { freePort } from "../../local/free-port";
+import { ROOT, waitForHealth } from "../../local/service";
 
 const PREFIX = "service-auth";
 

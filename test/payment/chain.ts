@@ -1,5 +1,5 @@
 /**
- * The x402 tests' world: the local anvil chain of the global setup (scripts/local-chain.ts:
+ * The x402 tests' world: the local anvil chain of the global setup (local/chain/start.ts:
  * an EIP-3009 "USD Coin" token, the in-process facilitator), the Worker pointed at it, and
  * payers whose client is the real one (@x402/fetch with @x402/evm's exact scheme).
  *

@@ -1,7 +1,7 @@
 /**
  * SQL run as background work: after the response, with no caller waiting on it (today the
  * HNSW indexer, memories/ann.ts). A leading comment says so. PostgreSQL ignores it; the
- * embedded database's front (scripts/embedded-pg/lock.ts), which runs one statement at a time
+ * embedded database's front (local/db/lock.ts), which runs one statement at a time
  * for every client, queues such statements in a lane of their own, so that a caller's request
  * waits behind at most one of them instead of a queue of them.
  */

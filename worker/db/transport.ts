@@ -1,7 +1,7 @@
 /**
  * How a pool's connections reach the database. The Neon driver speaks Postgres over a
  * WebSocket: to Neon's own endpoint in production (nothing to set), or to a local
- * WebSocket-to-TCP proxy (scripts/ws-proxy.ts) in front of a plain Postgres. Or, with a
+ * WebSocket-to-TCP proxy (local/db/ws-proxy.ts) in front of a plain Postgres. Or, with a
  * socket of our own (db/tcp-socket.ts, Workers TCP sockets shaped as a WebSocket), straight
  * to the Postgres of the URL. The settings are made per connection (the driver's client-level
  * options), not on the driver's module-level config, so pools with different transports can

@@ -28,7 +28,7 @@ const outputSchema = z.object({
 
 /**
  * bge-small-en-v1.5 on Workers AI: 384-dimensional, so it needs no truncation. Asked for CLS
- * pooling, the model's own recipe, which the local process reproduces (scripts/embedder):
+ * pooling, the model's own recipe, which the local process reproduces (local/embedder):
  * Workers AI's default is mean pooling, whose vectors are not comparable with CLS ones.
  */
 export class WorkersAiEmbedder implements Embedder {

@@ -60,7 +60,7 @@ const EF_SEARCH_MAX = 200;
 
 /**
  * The database's own cap on recall's search depth, if it sets one: the embedded database
- * sets 100 (scripts/local-db.ts), since in WebAssembly a search at 200 cost recall ~20 ms at
+ * sets 100 (local/db/start.ts), since in WebAssembly a search at 200 cost recall ~20 ms at
  * 100k memories, five times what it costs on a server. An operator can set it on a server
  * too (`ALTER DATABASE … SET memory_service.ef_search_max = …`).
  */
@@ -100,7 +100,7 @@ export function annQueryVector(v: string, efSearch?: number): SQL {
 /**
  * Rows flipped into the index per statement: each takes ~1 ms of HNSW insertion on a server.
  * A database can set fewer with `memory_service.index_chunk`: the embedded one sets 10
- * (scripts/local-db.ts), since in WebAssembly a row takes 2-9 ms and every other client waits
+ * (local/db/start.ts), since in WebAssembly a row takes 2-9 ms and every other client waits
  * for the statement.
  */
 const INDEX_CHUNK = 100;
