@@ -1,5 +1,5 @@
 /**
- * Starts the Worker with `wrangler dev` against a database from local-db.ts. Used by
+ * Starts the Worker with `wrangler dev` against a database from db/start.ts. Used by
  * `npm run dev` (output shown) and the benchmark (output kept quiet).
  */
 import { type ChildProcess, spawn } from "node:child_process";

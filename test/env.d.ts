@@ -13,7 +13,7 @@ declare namespace Cloudflare {
     DATABASE_SERIAL: string;
     /** JSON `{url, statsUrl}` of the database behind a front that asks for a password. */
     PASSWORD_FRONT: string;
-    /** JSON of the local chain (local/chain/start.ts LocalChain without stop). */
+    /** JSON of the local chain (local/chain/details.ts ChainDetails). */
     LOCAL_CHAIN: string;
     /** The local bge-small-en-v1.5 embeddings API (…/v1), or "" with BGE_PROBLEM saying why. */
     BGE_EMBEDDINGS_URL: string;

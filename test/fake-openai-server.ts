@@ -31,6 +31,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody, sendJson } from "../local/http-json";
 
 export interface FakeOpenAi {
   /** Base URL without /v1, e.g. http://127.0.0.1:PORT */
@@ -245,22 +246,4 @@ function firstTime(seen: Set<string>, key: string): boolean {
   if (seen.has(key)) return false;
   seen.add(key);
   return true;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function sendJson(res: ServerResponse, status: number, payload: unknown): void {
-  const text = JSON.stringify(payload);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-  });
-  res.end(text);
 }

@@ -1,5 +1,5 @@
 /**
- * The vector index designs ann-designs.ts measures, each as the statements that build it on a
+ * The vector index designs designs.ts measures, each as the statements that build it on a
  * loaded table and the two searches the service makes: recall's 50 nearest vectors of the
  * wallet (re-sorted by distance: iterative scans return them in relaxed order), and
  * deduplication's nearest vector for each of a batch's items, in one statement. $1 of

@@ -14,9 +14,9 @@
  *     npx tsx bench/ann/designs.ts
  *   DB=pglite SIZE=10000 DESIGNS=hnsw,hnsw-bit,exact npx tsx bench/ann/designs.ts
  *
- * Settings of the designs (ann-designs-list.ts): EF (hnsw.ef_search), OVERSAMPLE (Hamming
+ * Settings of the designs (designs-list.ts): EF (hnsw.ef_search), OVERSAMPLE (Hamming
  * candidates per result), IVF_SHARE (IVFFlat probes = lists / IVF_SHARE), LSH_BANDS and
- * LSH_BITS (ann-lsh.ts). PLANT_NOISE places the planted duplicates (ann-vectors.ts); EXPLAIN=1
+ * LSH_BITS (lsh.ts). PLANT_NOISE places the planted duplicates (vectors.ts); EXPLAIN=1
  * prints the deduplication statement's plan.
  */
 import { PGlite } from "@electric-sql/pglite";
@@ -63,7 +63,7 @@ const lit = (v: Float32Array) => `[${Array.from(v, (x) => x.toFixed(6)).join(","
 
 /**
  * Rows of (wallet, vector) into `table` from id `startId`, `per` a statement, with the band
- * keys of a design that has them (ann-lsh.ts, computed here as the Worker would).
+ * keys of a design that has them (lsh.ts, computed here as the Worker would).
  */
 async function load(
   db: Db,

@@ -1,5 +1,5 @@
 /**
- * Locality-sensitive band keys for deduplication (a design measured by ann-designs.ts, not
+ * Locality-sensitive band keys for deduplication (a design measured by designs.ts, not
  * used by the service): the signs of BANDS × BITS fixed random projections of the vector
  * minus the corpus mean, cut into BANDS keys of BITS bits each, numbered by band. Two vectors
  * at a small angle share a band with high probability, two unrelated ones rarely; a GIN index

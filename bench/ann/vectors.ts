@@ -1,5 +1,5 @@
 /**
- * The vectors of the index-design bench (ann-designs.ts): bge-small vectors of LoCoMo's and
+ * The vectors of the index-design bench (designs.ts): bge-small vectors of LoCoMo's and
  * REALTALK's distinct sentences (four words or more), normalised blends of two of them beyond
  * that, and the datasets' questions as queries. Embedding ~10,000 sentences takes minutes on
  * two cores, so the vectors are kept in node_modules/.cache and reused while the datasets and

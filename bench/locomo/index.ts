@@ -17,7 +17,7 @@
  * others); ingest time is the time to store one conversation's turns.
  *
  * This file runs the part (bench/main.ts calls runLocomo); the rest of the folder, one job
- * a file so that none grows past a few hundred lines: the dataset is ../locomo-data.ts,
+ * a file so that none grows past a few hundred lines: the dataset is data.ts,
  * types.ts the shared shapes, ours-system.ts, mem0-system.ts and reference-systems.ts the
  * systems, evaluate.ts the scoring, tables.ts the printed tables.
  */

@@ -1,6 +1,6 @@
 /**
  * The printed tables of the quality part, titled and labelled with the dataset's own name and
- * category names (locomo-data.ts, DatasetProfile): evidence recall overall (with latency and
+ * category names (data.ts, DatasetProfile): evidence recall overall (with latency and
  * ingest), recall and hit@k by category, and, with --hold-out, the same figures for the
  * conversations tuned on and those held out. "ours / Mem0" rows when Mem0 ran, and "ours −
  * best other" in points, the margin the quality targets are stated in.

@@ -2,16 +2,16 @@
  * The speed part: the service over HTTP on this machine, and Mem0 in process on the same
  * synthetic memories and queries.
  *
- * Ours: `--other-rows` memories of other wallets share the tables throughout (seed.ts: most in
+ * Ours: `--other-rows` memories of other wallets share the tables throughout (../systems/seed.ts: most in
  * wallets of 1,000, `--other-large-rows` of them in wallets of 10,000 that are searched through
  * HNSW), loaded through the data layer with INSERT … SELECT. Wallet sizes above --api-seed-max
  * are seeded the same way; then the HNSW shard indexes are built once. Sizes up to it are
  * seeded through POST /v1/store/batch with the indexes live (the insert throughput; the
  * indexer runs after each response, as in production). Then, with sequential requests: recall
  * at each size (and how its vector source agrees with an exact scan, and its plan), single
- * stores, batch stores, search and list in the largest wallet.
+ * stores, batch stores, search and list in the largest wallet (measure.ts).
  *
- * Mem0 (speed-mem0.ts): for each size up to --mem0-max-size, a fresh instance given the same
+ * Mem0 (mem0.ts): for each size up to --mem0-max-size, a fresh instance given the same
  * texts and asked the same recall queries, alternately with ours.
  */
 import { sql } from "drizzle-orm";
@@ -20,16 +20,20 @@ import { BACKLOG_MIN, EXACT_SCAN_MAX } from "../../worker/memories/ann";
 import { annAgreement, recallPlan } from "../ann/quality";
 import { newWallet, type Wallet } from "../lib/http-client";
 import { log, machine } from "../lib/report";
-import { summary, timingMeans } from "../lib/stats";
-import { prng, queryFor, type SyntheticQuery, sentence, TYPES, word } from "../lib/synthetic";
 import { buildAnnIndexes, dropAnnIndexes, seedOthers, seedWallet } from "../systems/seed";
 import type { Stack } from "../systems/stack";
-import { type Mem0SizeRun, seedMem0, sideBySide } from "./mem0";
+import {
+  inLargest,
+  measureRecall,
+  RECALL_LIMIT,
+  seedViaApi,
+  singleStores,
+  speedQueries,
+  WARM_UP_QUERIES,
+} from "./measure";
+import { seedMem0, sideBySide } from "./mem0";
 import { speedTables } from "./report";
 import type { OurSize, SpeedOptions, SpeedOutcome, SpeedResults } from "./types";
-
-const WARM_UP_QUERIES = 20;
-const RECALL_LIMIT = 5;
 
 export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedOutcome> {
   // No query timeout: building the HNSW indexes over a million rows takes minutes.
@@ -202,122 +206,4 @@ async function indexCatchUp(
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-async function measureRecall(run: OurSize, m0?: Mem0SizeRun) {
-  for (const q of run.queries.slice(0, WARM_UP_QUERIES)) {
-    await run.wallet.call("POST", "/v1/recall", { query: q.query });
-    await m0?.store.search(m0.userId, q.query, RECALL_LIMIT);
-  }
-  const ms: number[] = [];
-  const service: number[] = [];
-  const timings: Array<string | null> = [];
-  const mem0Ms: number[] = [];
-  let hits = 0;
-  let mem0Hits = 0;
-  for (const q of run.queries.slice(WARM_UP_QUERIES)) {
-    const res = await run.wallet.call<{ memories?: Array<{ content: string }> }>(
-      "POST",
-      "/v1/recall",
-      { query: q.query, limit: RECALL_LIMIT },
-    );
-    ms.push(res.ms);
-    timings.push(res.timing);
-    service.push(res.ms - (timingMeans([res.timing]).embed ?? 0));
-    if (res.body.memories?.[0]?.content === q.target) hits += 1;
-    if (m0) {
-      const t0 = performance.now();
-      const found = await m0.store.search(m0.userId, q.query, RECALL_LIMIT);
-      mem0Ms.push(performance.now() - t0);
-      if (found[0]?.memory === q.target) mem0Hits += 1;
-    }
-  }
-  const means = timingMeans(timings);
-  run.recall = {
-    ...summary(ms),
-    top1_hit_rate: hits / ms.length,
-    service_p95: summary(service).p95,
-    embed_mean: means.embed ?? 0,
-  };
-  log(
-    `recall at ${run.size}: p95 ${run.recall.p95} ms (${run.recall.service_p95} ms without embedding); server timing ${JSON.stringify(means)}`,
-  );
-  if (m0) {
-    m0.recall = { ...summary(mem0Ms), top1_hit_rate: mem0Hits / mem0Ms.length };
-    log(`Mem0 recall at ${run.size}: p50 ${m0.recall.p50} ms, p95 ${m0.recall.p95} ms`);
-  }
-}
-
-/** Single stores, batch stores, search and list in the largest wallet. */
-async function inLargest(run: OurSize): Promise<NonNullable<SpeedResults["largest"]>> {
-  const { per_second: _, ...store } = await singleStores(run.wallet, 100, run.size + 7);
-  const batch = await seedViaApi(run.wallet, 1000, run.size + 11);
-  log(
-    `batch store into the ${run.size} wallet: server timing per batch ${JSON.stringify(batch.timing)}`,
-  );
-  const r = prng(99);
-  const search: number[] = [];
-  const list: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const query = `${word(r)} ${word(r)}`;
-    search.push((await run.wallet.call("POST", "/v1/search", { query, limit: 10 })).ms);
-    const offset = Math.floor(r() * 100);
-    list.push((await run.wallet.call("GET", `/v1/memories?limit=20&offset=${offset}`)).ms);
-  }
-  return {
-    size: run.size,
-    store,
-    batch_per_second: Math.round(1000 / (batch.ms / 1000)),
-    search: summary(search),
-    list: summary(list),
-  };
-}
-
-async function singleStores(w: Wallet, count: number, seed: number) {
-  const r = prng(seed);
-  const ms: number[] = [];
-  const started = performance.now();
-  for (let i = 0; i < count; i++) {
-    ms.push((await w.call("POST", "/v1/store", { content: sentence(r) })).ms);
-  }
-  const perSecond = Math.round(count / ((performance.now() - started) / 1000));
-  return { ...summary(ms), per_second: perSecond };
-}
-
-function speedQueries(texts: string[], size: number, count: number): SyntheticQuery[] {
-  const r = prng(size + 1);
-  return Array.from({ length: WARM_UP_QUERIES + count }, () => queryFor(texts, r));
-}
-
-async function seedViaApi(
-  w: Wallet,
-  count: number,
-  seed: number,
-): Promise<{ texts: string[]; ms: number; timing: Record<string, number> }> {
-  const r = prng(seed);
-  const texts: string[] = [];
-  const timings: Array<string | null> = [];
-  let ms = 0;
-  for (let done = 0; done < count; done += 100) {
-    const batch = Array.from({ length: Math.min(100, count - done) }, () => {
-      const content = sentence(r);
-      texts.push(content);
-      return {
-        content,
-        importance: Math.round(r() * 100) / 100,
-        memory_type: TYPES[Math.floor(r() * TYPES.length)],
-      };
-    });
-    const res = await w.call("POST", "/v1/store/batch", { memories: batch });
-    ms += res.ms;
-    timings.push(res.timing);
-    if ((done / 100) % 20 === 19) {
-      // The server's time of the last 20 batches: where a slowdown with the wallet's size is.
-      const { dedup, write, total } = timingMeans(timings.slice(-20));
-      log(
-        `  … ${done + batch.length} / ${count} (last 20 batches, server ms each: dedup ${dedup}, write ${write}, total ${total})`,
-      );
-    }
-  }
-  return { texts, ms, timing: timingMeans(timings) };
 }

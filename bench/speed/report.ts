@@ -1,7 +1,7 @@
 /**
  * The speed part's tables: every operation measured, and the targets of the speed issue
  * (#15) each with its figure, its goal and whether it is met. Mem0's ratios are in the
- * side-by-side table (speed-mem0.ts) and, for batch store, repeated among the targets.
+ * side-by-side table (mem0.ts) and, for batch store, repeated among the targets.
  */
 
 import { fmt, pctCell, type Table } from "../lib/report";

@@ -1,6 +1,6 @@
 /**
  * The speed part's options and results, shared by the run (speed.ts) and its report
- * (speed-report.ts), which would otherwise import each other.
+ * (report.ts), which would otherwise import each other.
  */
 import type { Agreement } from "../ann/quality";
 import type { Wallet } from "../lib/http-client";

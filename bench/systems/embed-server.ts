@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody, sendJson } from "../../local/http-json";
 import { EMBEDDING_DIMENSIONS, type Embedder } from "../../worker/embed/embedder";
 import { countTokens } from "../../worker/lib/tokens";
 
@@ -41,29 +42,29 @@ export async function startEmbedServer(embedder: Embedder): Promise<EmbedServer>
   const server = createServer((req, res) => {
     readBody(req)
       .then((body) => route(req, res, body))
-      .catch((err) => send(res, 500, { error: { message: String(err) } }));
+      .catch((err) => sendJson(res, 500, { error: { message: String(err) } }));
   });
 
   async function route(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
     const path = (req.url ?? "").split("?")[0];
     if (req.method === "POST" && path === "/v1/chat/completions") {
       stats.chatRequests += 1;
-      send(res, 501, { error: { message: "no language model here: the benchmark uses none" } });
+      sendJson(res, 501, { error: { message: "no language model here: the benchmark uses none" } });
       return;
     }
     if (req.method !== "POST" || path !== "/v1/embeddings") {
-      send(res, 404, { error: { message: `no route ${req.method} ${path}` } });
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${path}` } });
       return;
     }
     const started = performance.now();
     const parsed = JSON.parse(body) as EmbeddingsRequest;
     const inputs = typeof parsed.input === "string" ? [parsed.input] : parsed.input;
     if (!Array.isArray(inputs) || !inputs.every((t): t is string => typeof t === "string")) {
-      send(res, 400, { error: { message: "input must be a string or an array of strings" } });
+      sendJson(res, 400, { error: { message: "input must be a string or an array of strings" } });
       return;
     }
     if (parsed.dimensions !== undefined && parsed.dimensions !== EMBEDDING_DIMENSIONS) {
-      send(res, 400, {
+      sendJson(res, 400, {
         error: { message: `this model has ${EMBEDDING_DIMENSIONS} dimensions only` },
       });
       return;
@@ -71,7 +72,7 @@ export async function startEmbedServer(embedder: Embedder): Promise<EmbedServer>
     const { vectors } = await embedder.embed(inputs);
     const base64 = parsed.encoding_format === "base64";
     const tokens = inputs.reduce((n, t) => n + countTokens(t), 0);
-    send(res, 200, {
+    sendJson(res, 200, {
       object: "list",
       model: embedder.model,
       data: vectors.map((v, index) => ({
@@ -104,22 +105,4 @@ export async function startEmbedServer(embedder: Embedder): Promise<EmbedServer>
         server.close(() => resolve());
       }),
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-  });
-  res.end(text);
 }

@@ -1,14 +1,14 @@
 /**
  * One client of the embedded database's front (front.ts): its byte stream, its units (its
  * messages up to a Sync, a simple Query or a Flush, run without another client's in between)
- * and its hold on the database while it is in a transaction.
+ * and its hold on the database while it is in a transaction. What it creates on the shared
+ * session is kept by client-names.ts.
  */
 import type { Socket } from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
-import { isBackground } from "../../worker/db/background";
-import type { DatabaseLock, Lane } from "./lock";
+import { ClientNames } from "./client-names";
+import type { DatabaseLock } from "./lock";
 import {
-  boundName,
   CANCEL_REQUEST,
   CLOSE_COMPLETE,
   closePortal,
@@ -20,12 +20,9 @@ import {
   isSyncPoint,
   opensTransaction,
   PROTOCOL_3,
-  parsedName,
   readUntyped,
   readyForQuery,
   SSL_REQUEST,
-  scopeNames,
-  setsSessionState,
   simpleQuery,
   splitMessages,
   sqlText,
@@ -54,13 +51,8 @@ type Status = "I" | "T" | "E";
 
 /** One client connection: its byte stream, its pending units and its hold on the database. */
 export class Connection {
-  readonly prefix: string;
-  /** Scoped names of the prepared statements it created (closed when it leaves). */
-  readonly statements = new Set<string>();
-  /** Scoped names of its prepared statements that are background work (lock.ts lanes). */
-  private readonly background = new Set<string>();
-  /** Its session-level SET/RESET statements, replayed when it takes the database back. */
-  readonly sessionSql: string[] = [];
+  /** What it has created on the shared session (statements, SETs). */
+  private readonly names: ClientNames;
   private buffer: Buffer = Buffer.alloc(0);
   private started = false;
   private pending: FrontendMessage[] = [];
@@ -79,7 +71,7 @@ export class Connection {
     readonly id: number,
     private readonly socket: Socket,
   ) {
-    this.prefix = `c${id}_`;
+    this.names = new ClientNames(`c${id}_`);
     socket.on("data", (chunk) => this.receive(chunk));
     socket.on("close", () => void this.close());
     socket.on("error", () => void this.close());
@@ -98,7 +90,7 @@ export class Connection {
           void this.close();
           return;
         }
-        this.pending.push(this.track(message));
+        this.pending.push(this.names.track(message));
       }
     } catch (err) {
       this.abort("08P01", `protocol violation: ${err instanceof Error ? err.message : err}`);
@@ -128,25 +120,6 @@ export class Connection {
     }
   }
 
-  /** Scopes a message's names to this client and notes what it creates. */
-  private track(message: FrontendMessage): FrontendMessage {
-    const scoped = scopeNames(message, this.prefix);
-    const text = sqlText(scoped);
-    const name = parsedName(scoped);
-    if (name) {
-      this.statements.add(name);
-      if (isBackground(text)) this.background.add(name);
-      else this.background.delete(name);
-    }
-    if (scoped.type === "C" && scoped.bytes[5] === 0x53) {
-      const closed = scoped.bytes.toString("utf8", 6, scoped.bytes.length - 1);
-      this.statements.delete(closed);
-      this.background.delete(closed);
-    }
-    if (text !== undefined && setsSessionState(text)) this.sessionSql.push(text);
-    return scoped;
-  }
-
   private schedule(step: () => Promise<void>): void {
     this.work = this.work.then(step).catch((err) => {
       this.front.log(`connection ${this.id} failed: ${err instanceof Error ? err.message : err}`);
@@ -168,7 +141,7 @@ export class Connection {
         const granted = await this.front.lock.acquire(
           this,
           this.front.lockTimeoutMs,
-          this.laneOf(unit),
+          this.names.laneOf(unit),
           unit.some((m) => opensTransaction(sqlText(m))),
         );
         if (this.closed) {
@@ -185,16 +158,6 @@ export class Connection {
       const status = await this.execute(this.pending.splice(0, end + 1));
       if (status === "I") this.letGo();
     }
-  }
-
-  /** Background if the unit's statements are marked so (worker/db/background.ts). */
-  private laneOf(unit: FrontendMessage[]): Lane {
-    const marked = unit.some((m) => {
-      const name = boundName(m);
-      if (name) return this.background.has(name);
-      return isBackground(sqlText(m));
-    });
-    return marked ? "background" : "request";
   }
 
   /** Runs one unit; answers the client as PGlite answers; returns the final status. */
@@ -280,6 +243,11 @@ export class Connection {
     void this.close();
   }
 
+  /** Its session-level SET/RESET statements, replayed when it takes the database back. */
+  get sessionSql(): readonly string[] {
+    return this.names.sessionSql;
+  }
+
   /** Disconnects: ends an open run, rolls back, closes its statements, frees the database. */
   close(): Promise<void> {
     if (this.closed) return this.work;
@@ -304,7 +272,7 @@ export class Connection {
   private async cleanUp(): Promise<void> {
     const front = this.front;
     try {
-      if (!this.holding && this.statements.size === 0) return;
+      if (!this.holding && this.names.statements.size === 0) return;
       if (!this.holding) {
         // Only its named statements are left: close them when the database is free.
         if (!(await front.lock.acquire(this, front.lockTimeoutMs * 10))) return;
@@ -312,8 +280,8 @@ export class Connection {
       }
       if (this.midRun) await front.run(sync());
       if (front.db.isInTransaction()) await front.run(simpleQuery("ROLLBACK"));
-      if (this.statements.size > 0) {
-        await front.run(Buffer.concat([...[...this.statements].map(closeStatement), sync()]));
+      if (this.names.statements.size > 0) {
+        await front.run(Buffer.concat([...[...this.names.statements].map(closeStatement), sync()]));
       }
     } finally {
       if (this.holding) this.letGo();

@@ -83,13 +83,14 @@ export function scopeNames(m: FrontendMessage, prefix: string): FrontendMessage 
   const body = m.bytes.subarray(5);
   const scoped = (name: string) => (name === "" ? "" : `${prefix}${name}`);
   switch (m.type) {
-    case "P": {
-      // Parse: statement name, query, parameter types.
+    case "P":
+    case "E": {
+      // Parse: statement name, query, parameter types. Execute: portal name, row limit.
       const [name, next] = cstring(body, 0);
       if (name === "") return m;
       return {
-        type: "P",
-        bytes: message("P", Buffer.concat([z(scoped(name)), body.subarray(next)])),
+        type: m.type,
+        bytes: message(m.type, Buffer.concat([z(scoped(name)), body.subarray(next)])),
       };
     }
     case "B": {
@@ -108,15 +109,6 @@ export function scopeNames(m: FrontendMessage, prefix: string): FrontendMessage 
       return {
         type: m.type,
         bytes: message(m.type, Buffer.concat([body.subarray(0, 1), z(scoped(name))])),
-      };
-    }
-    case "E": {
-      // Execute: portal name, row limit.
-      const [portal, next] = cstring(body, 0);
-      if (portal === "") return m;
-      return {
-        type: "E",
-        bytes: message("E", Buffer.concat([z(scoped(portal)), body.subarray(next)])),
       };
     }
     default:

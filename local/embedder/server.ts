@@ -13,6 +13,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody, sendJson } from "../http-json";
 import type { Batcher } from "./batcher";
 import { MODEL_DIMENSIONS } from "./model-files";
 
@@ -48,7 +49,7 @@ export async function startEmbeddingServer(opts: EmbeddingServerOptions): Promis
       const status = err instanceof BadRequest ? err.status : 500;
       if (status === 500) console.error("[embedder] request failed:", err);
       const message = err instanceof Error ? err.message : String(err);
-      send(res, status, {
+      sendJson(res, status, {
         error: { message, type: status === 500 ? "server_error" : "invalid_request_error" },
       });
     });
@@ -57,13 +58,18 @@ export async function startEmbeddingServer(opts: EmbeddingServerOptions): Promis
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "GET" && path === "/health") {
-      send(res, 200, { model: opts.model, source: opts.source, ...opts.batcher.stats });
+      sendJson(res, 200, { model: opts.model, source: opts.source, ...opts.batcher.stats });
       return;
     }
     if (req.method !== "POST" || path !== "/v1/embeddings") {
       throw new BadRequest(`no route ${req.method} ${path}`, 404);
     }
-    const body = parseBody(await readBody(req));
+    const body = parseBody(
+      await readBody(req, {
+        maxBytes: MAX_BODY_BYTES,
+        tooLarge: () => new BadRequest("body too large", 413),
+      }),
+    );
     if (body.model !== undefined && body.model !== opts.model) {
       throw new BadRequest(
         `model ${JSON.stringify(body.model)} is not served here; this endpoint serves ${opts.model}`,
@@ -77,7 +83,7 @@ export async function startEmbeddingServer(opts: EmbeddingServerOptions): Promis
     }
     const vectors = await opts.batcher.embed(body.input);
     const base64 = body.encodingFormat === "base64";
-    send(res, 200, {
+    sendJson(res, 200, {
       object: "list",
       model: opts.model,
       data: vectors.map((v, index) => ({
@@ -133,31 +139,4 @@ function parseBody(raw: string): EmbeddingsBody {
     dimensions: body.dimensions,
     encodingFormat: body.encoding_format,
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      // Past the limit the rest is read and dropped, so the 413 can still be sent.
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (size > MAX_BODY_BYTES) reject(new BadRequest("body too large", 413));
-      else resolve(Buffer.concat(chunks).toString("utf8"));
-    });
-    req.on("error", reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, payload: unknown): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(payload);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-  });
-  res.end(text);
 }

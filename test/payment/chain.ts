@@ -17,56 +17,27 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
-  defineChain,
   erc20Abi,
-  type Hex,
   http,
   parseAbi,
 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { expect, vi } from "vitest";
+import { type ChainDetails, localChainVars, localViemChain } from "../../local/chain/details";
 import type { Env } from "../../worker/env";
 import { type Json, signAuth } from "../helpers";
 import { workerWith } from "../worker-with";
-
-export interface ChainDetails {
-  rpcUrl: string;
-  chainId: number;
-  network: `eip155:${number}`;
-  asset: Address;
-  assetName: string;
-  assetVersion: string;
-  payTo: Address;
-  facilitatorKey: Hex;
-  minterKey: Hex;
-  payerKey: Hex;
-  payer: Address;
-}
 
 export const chain = JSON.parse(env.LOCAL_CHAIN) as ChainDetails;
 export const BASE = "http://memory.test";
 
 /** The suite's bindings with payments pointed at the local chain (in-process facilitator). */
-export const chainEnv: Env = {
-  ...env,
-  X402_NETWORK: chain.network,
-  X402_ASSET: chain.asset,
-  X402_ASSET_NAME: chain.assetName,
-  X402_ASSET_VERSION: chain.assetVersion,
-  X402_PAY_TO: chain.payTo,
-  X402_RPC_URL: chain.rpcUrl,
-  X402_FACILITATOR_KEY: chain.facilitatorKey,
-};
+export const chainEnv: Env = { ...env, ...localChainVars(chain) };
 
 /** The Worker configured for the chain, as a fetch function. */
 export const chainFetch = workerWith(chainEnv);
 
-const viemChain = defineChain({
-  id: chain.chainId,
-  name: "anvil",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: [chain.rpcUrl] } },
-});
+const viemChain = localViemChain(chain.rpcUrl, chain.chainId);
 export const publicClient = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl) });
 const minter = createWalletClient({
   account: privateKeyToAccount(chain.minterKey),

@@ -197,6 +197,37 @@ export function toMemory(row: MemoryRecord) {
 
 export type MemoryJson = ReturnType<typeof toMemory>;
 
+/** The columns of a memory as raw SQL returns them (numbers may arrive as strings). */
+export interface RawMemoryRow {
+  id: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  tags: string[];
+  importance: number;
+  namespace: string;
+  memory_type: string;
+  session_id: string | null;
+  agent_id: string | null;
+  created_at: Date | string;
+  access_count: number;
+}
+
+/** The fields recall and suggested both answer with, from a raw SQL row. */
+export function rawMemory(row: RawMemoryRow) {
+  return {
+    id: row.id,
+    content: row.content,
+    metadata: withTags(row.metadata, row.tags),
+    importance: roundImportance(Number(row.importance)),
+    namespace: row.namespace,
+    memory_type: row.memory_type,
+    session_id: row.session_id,
+    agent_id: row.agent_id,
+    created_at: new Date(row.created_at).toISOString(),
+    access_count: Number(row.access_count),
+  };
+}
+
 /** metadata as clients see it: `metadata.tags` mirrors the tags column when there are tags. */
 export function withTags(metadata: Record<string, unknown>, tags: string[]) {
   const { tags: _ignored, ...rest } = metadata;

@@ -19,7 +19,7 @@ import { BoundedMap } from "../lib/bounded-map";
 import { vectorLiteral } from "../lib/vector-literal";
 import { isExactScope, recallEfSearch } from "../memories/ann";
 import { filterConditions, type MemoryFilters } from "../memories/list";
-import { roundImportance, withTags } from "../memories/rows";
+import { rawMemory } from "../memories/rows";
 import {
   CANDIDATES_PER_RESULT,
   type CandidateRow,
@@ -161,18 +161,9 @@ export async function rankMemories(
 
   const ranked = top.map(
     ({ row, score, signals }): RecalledMemory => ({
-      id: row.id,
-      content: row.content,
+      ...rawMemory(row),
       similarity: score,
-      metadata: withTags(row.metadata, row.tags),
       tags: row.tags,
-      importance: roundImportance(Number(row.importance)),
-      namespace: row.namespace,
-      memory_type: row.memory_type,
-      session_id: row.session_id,
-      agent_id: row.agent_id,
-      created_at: new Date(row.created_at).toISOString(),
-      access_count: Number(row.access_count),
       pinned: row.pinned,
       immutable: row.immutable,
       _signals: signals,

@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { DomainContext } from "../context";
 import * as f from "../memories/fields";
 import { filterConditions } from "../memories/list";
-import { roundImportance, withTags } from "../memories/rows";
+import { rawMemory } from "../memories/rows";
 import { HALF_LIFE_DAYS } from "./scoring";
 
 export const CATEGORIES = ["stale", "fresh", "hot", "decaying"] as const;
@@ -121,17 +121,8 @@ export async function suggest(ctx: DomainContext, q: z.output<typeof suggestedQu
   }
   return {
     suggested: page.rows.map((m) => ({
-      id: m.id,
-      content: m.content,
-      metadata: withTags(m.metadata, m.tags),
-      importance: roundImportance(Number(m.importance)),
-      memory_type: m.memory_type,
-      namespace: m.namespace,
-      session_id: m.session_id,
-      agent_id: m.agent_id,
-      created_at: new Date(m.created_at).toISOString(),
+      ...rawMemory(m),
       accessed_at: new Date(m.accessed_at).toISOString(),
-      access_count: Number(m.access_count),
       relation_count: Number(m.relation_count),
       category: m.category,
       review_score: Math.round(Number(m.review_score) * 1e6) / 1e6,
