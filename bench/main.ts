@@ -3,7 +3,7 @@
  * SDK (same machine, same data, same embeddings, one run).
  *
  * Starts its own database (embedded PGlite, or a scratch database on the DATABASE_URL server,
- * dropped at the end), the run's embedder (bench/embedding.ts: production's bge-small-en-v1.5
+ * dropped at the end), the run's embedder (systems/embedding.ts: production's bge-small-en-v1.5
  * in a local process by default, `--embedder local` for the lexical one), `wrangler dev` on
  * port 8788 embedding with it, and an OpenAI-compatible endpoint on 127.0.0.1 serving the same
  * vectors to Mem0. Parts (bench/):

@@ -1,6 +1,9 @@
 /**
  * The Worker's `queue()` handler: batches of the jobs queue go to the jobs consumer, batches
  * of its dead-letter queue to the dead-letter consumer (wrangler.toml configures both).
+ *
+ * queues/ holds the consumers of Cloudflare Queues: thin, like the routes, over worker/'s jobs
+ * and services. It imports worker/; only worker/index.ts imports it.
  */
 import type { Env } from "../worker/env";
 import { isDeadLetterQueue } from "../worker/jobs/message";

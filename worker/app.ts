@@ -1,11 +1,11 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
-import type { AppEnv } from "./context";
 import { databaseUnavailable, isDatabaseUnavailable } from "./db/unavailable";
 import { ApiError, errorBody } from "./errors";
 import { logError } from "./lib/log";
 import { Timings } from "./lib/timing";
 import { validationError } from "./lib/validate";
+import type { AppEnv } from "./middleware/app-env";
 import { identify, requireWallet } from "./middleware/auth";
 import { inputGuard } from "./middleware/body";
 import { freeAllowance, metering, rateLimit } from "./middleware/meter";

@@ -1,17 +1,14 @@
-import type { Context } from "hono";
 import type { Db } from "./db/client";
 import type { Embedder } from "./embed/embedder";
-import type { Config, Env } from "./env";
+import type { Config } from "./env";
 import type { Timings } from "./lib/timing";
 import type { LlmProvider } from "./llm/provider";
-import type { FreeGrant, Metering } from "./meter/meter";
-import type { PaidRoutes } from "./payment/paid-route";
-import type { OperationMeta } from "./routes/meta";
 
 /**
  * What every domain function receives: the database, the embedder, the language model and
  * the caller.
- * Routes build it from the Hono context with `domain(c)`; tests can build it directly.
+ * Routes build it from the Hono context with `domain(c)` (middleware/app-env.ts); tests can
+ * build it directly.
  */
 export interface Services {
   config: Config;
@@ -52,28 +49,6 @@ export interface DomainContext extends Services, Caller {
   timings?: Timings;
 }
 
-export type AppEnv = {
-  Bindings: Env;
-  Variables: {
-    requestId: string;
-    timings: Timings;
-    services: Services;
-    identity: Identification;
-    metering: Metering;
-    caller: Caller;
-    /** The declared operation the method and path match; undefined for an unknown route. */
-    operation: OperationMeta | undefined;
-    /** The contract's paid routes (worker/routes), for 402 answers and the x402 listing. */
-    paidRoutes: PaidRoutes;
-    /** The free call the rate-limit call took for a paid request (middleware/meter.ts). */
-    freeGrant: FreeGrant | undefined;
-    /** Whether freeAllowance served that call (else rateLimit gives it back). */
-    freeServed: boolean | undefined;
-  };
-};
-
-export type AppContext = Context<AppEnv>;
-
 /** The domain context of a caller over a set of services (a request's or a queue batch's). */
 export function domainContext(
   services: Services,
@@ -97,9 +72,4 @@ export function domainContext(
     userId: caller.userId,
     timings,
   };
-}
-
-/** The domain context of an authenticated request. */
-export function domain(c: AppContext): DomainContext {
-  return domainContext(c.get("services"), c.get("caller"), c.get("timings"));
 }

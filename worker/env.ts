@@ -1,3 +1,10 @@
+/**
+ * The Worker's bindings and variables, and their parsed form (Config). Nearly every folder
+ * reads it, so it imports nothing of worker/ but two types, each the payload of a binding:
+ * the job message of JOBS_QUEUE (jobs/message.ts) and the Meter class behind METER
+ * (meter/meter-object.ts). Both import env.ts in turn; the imports are type-only, so no
+ * module runs before the other.
+ */
 import { z } from "zod";
 import type { JobMessage } from "./jobs/message";
 import type { Meter } from "./meter/meter-object";

@@ -1,3 +1,12 @@
+/**
+ * The Worker's entry: HTTP requests go to the Hono app (app.ts), queue batches to queues/,
+ * and the Meter Durable Object class is exported for its binding.
+ *
+ * worker/ holds the service: thin routes over domain folders (memories/, recall/, ingest/…),
+ * the middleware, the providers and the database client. It imports schema/ and nothing else
+ * of this repository; this file alone imports queues/ (which imports worker/ in turn), as
+ * the one entry wrangler.toml names must hand batches to their consumers.
+ */
 import { queue } from "../queues";
 import { createApp } from "./app";
 import type { Env } from "./env";

@@ -9,7 +9,7 @@
  *   and a returned memory counts for a turn only while its content still holds the turn's
  *   text (a merge that replaced the text loses the turn). After ingest the wallet's memories
  *   are read back to count merged turns and turns whose text is gone.
- * - Mem0: mem0-system.ts over ../mem0.ts, in process, one user per conversation, one `add`
+ * - Mem0: mem0-system.ts over ../systems/mem0.ts, in process, one user per conversation, one `add`
  *   per turn (metadata {dia_id, session}), `search` with topK 10.
  * - BM25 and exact cosine over the same embeddings: in process, as references.
  *

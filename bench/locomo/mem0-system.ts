@@ -1,5 +1,5 @@
 /**
- * Mem0 as a LoCoMo system: the mem0ai SDK in process (../mem0.ts loads it), one user per
+ * Mem0 as a LoCoMo system: the mem0ai SDK in process (../systems/mem0.ts loads it), one user per
  * conversation, one `add` per turn, `search` with topK K. Split out of the former
  * bench/locomo/index.ts.
  */

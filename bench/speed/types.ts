@@ -1,5 +1,5 @@
 /**
- * The speed part's options and results, shared by the run (speed.ts) and its report
+ * The speed part's options and results, shared by the run (index.ts) and its report
  * (report.ts), which would otherwise import each other.
  */
 import type { Agreement } from "../ann/quality";

@@ -21,7 +21,7 @@ export interface Stack {
 
 /**
  * `serverUrl`: a PostgreSQL server to use (default DATABASE_URL); none means embedded.
- * `vars`: more Worker variables (the run's embedder, bench/systems/embedding.ts); without
+ * `vars`: more Worker variables (the run's embedder, embedding.ts); without
  * them the Worker embeds with wrangler.toml's default, the lexical embedder.
  */
 export async function startStack(

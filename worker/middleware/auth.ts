@@ -2,12 +2,13 @@ import { createMiddleware } from "hono/factory";
 import { verifySession } from "../auth/session";
 import { SIGN_IN_HEADER, verifySignIn } from "../auth/siwx";
 import { verifyWalletHeader } from "../auth/wallet";
-import type { AppContext, AppEnv, Identification } from "../context";
+import type { Identification } from "../context";
 import { ApiError } from "../errors";
 import { decodePayment, verifyPayer } from "../payment/payload";
 import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
 import { paymentNetwork } from "../payment/settings";
 import { ensureUser } from "../users";
+import type { AppContext, AppEnv } from "./app-env";
 
 /**
  * Verifies `x-wallet-auth`, `Authorization: Bearer <session token>` or `SIGN-IN-WITH-X` when

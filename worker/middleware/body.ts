@@ -1,5 +1,4 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
 import {
   inputIssues,
@@ -8,6 +7,7 @@ import {
   storable,
   UNSTORABLE_TEXT,
 } from "../lib/validate";
+import type { AppEnv } from "./app-env";
 
 /** Largest accepted body: 100 extract messages of 32,768 characters, with room for JSON. */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import type { AppContext, AppEnv, Identification } from "../context";
+import type { Identification } from "../context";
 import { ApiError } from "../errors";
 import { isInnerCall } from "../lib/inner-call";
 import { logError } from "../lib/log";
@@ -13,6 +13,7 @@ import {
 } from "../meter/meter";
 import { FREE_CALLS_PER_WALLET } from "../meter/prices";
 import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
+import type { AppContext, AppEnv } from "./app-env";
 import { payForCall, paymentRequired } from "./payment";
 
 /**

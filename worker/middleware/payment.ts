@@ -25,7 +25,6 @@
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
 import type { Next } from "hono";
-import type { AppContext } from "../context";
 import { ApiError, errorBody } from "../errors";
 import { logError } from "../lib/log";
 import type { StoredResponse, WalletMeter } from "../meter/meter";
@@ -51,6 +50,7 @@ import {
 } from "../payment/required";
 import { resourceServer } from "../payment/server";
 import { paymentSettings } from "../payment/settings";
+import type { AppContext } from "./app-env";
 
 /** How long the service remembers a payment nonce at most (see Meter.claimPayment). */
 const NONCE_MEMORY_SECONDS = 24 * 60 * 60;

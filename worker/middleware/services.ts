@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../context";
 import { afterResponse } from "../lib/after-response";
 import { openServices } from "../services";
+import type { AppEnv } from "./app-env";
 
 /** Per-request services, closed once the response is sent. */
 export const services = createMiddleware<AppEnv>(async (c, next) => {

@@ -5,7 +5,7 @@
  * served at /docs/assets/*, so the page works offline; nothing comes from a CDN.
  */
 import { z } from "@hono/zod-openapi";
-import { cachedPublic } from "../lib/edge-cache";
+import { cachedPublic } from "./edge-cache";
 import { json, type Operation, operation } from "./operation";
 
 /** The page's own script (no inline script, so the CSP can say script-src 'self'). */

@@ -5,9 +5,9 @@
  * prices are read from it (app.ts).
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../context";
 import type { OpenApiDoc } from "../lib/openapi";
 import { PRICES } from "../meter/prices";
+import type { AppEnv } from "../middleware/app-env";
 import { declareBazaar, routeContract } from "../payment/bazaar";
 import type { PaidRoute, PaidRoutes } from "../payment/paid-route";
 import { sessionOp } from "./auth/session";

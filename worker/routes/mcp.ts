@@ -4,10 +4,10 @@
  * request it becomes. GET and DELETE answer 405 (stateless: no stream, no session).
  */
 import { z } from "@hono/zod-openapi";
-import type { AppContext } from "../context";
 import { innerEnv } from "../lib/inner-call";
 import { serveMcp } from "../mcp/server";
 import { type OpenApiDoc, type Tool, toolsOf } from "../mcp/tools";
+import type { AppContext } from "../middleware/app-env";
 import { json, type Operation, operation } from "./operation";
 
 /** Sends a request through the Worker's app, as itself (see lib/inner-call.ts). */

@@ -6,9 +6,10 @@
  * which path costs what.
  */
 import { createRoute, type RouteConfig, type RouteHandler, type z } from "@hono/zod-openapi";
-import { type AppEnv, type DomainContext, domain } from "../context";
+import type { DomainContext } from "../context";
 import { PRICES } from "../meter/prices";
-import type { OperationMeta } from "./meta";
+import { type AppEnv, domain } from "../middleware/app-env";
+import type { OperationMeta } from "../middleware/operation-meta";
 import { ERRORS, paidConflict } from "./schemas/error";
 import { IdParam } from "./schemas/params";
 

@@ -4,9 +4,9 @@
  * as /openapi.json and the 402 answers, so the three never disagree.
  */
 import { z } from "@hono/zod-openapi";
-import { cachedPublic } from "../lib/edge-cache";
 import { listPaidResources } from "../payment/listing";
 import { paymentSettings } from "../payment/settings";
+import { cachedPublic } from "./edge-cache";
 import { json, operation } from "./operation";
 
 const Requirement = z.object({

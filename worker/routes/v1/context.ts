@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../context";
 import { afterResponse } from "../../lib/after-response";
+import { domain } from "../../middleware/app-env";
 import { recordAccess } from "../../recall/access";
 import { buildContext, contextInput } from "../../recall/context";
 import { json, operation } from "../operation";

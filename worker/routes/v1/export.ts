@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../context";
 import { exportMemories, exportQuery } from "../../memories/export";
+import { domain } from "../../middleware/app-env";
 import { json, operation } from "../operation";
 import { Memory, Timestamp } from "../schemas/memory";
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../context";
 import { storeMemories } from "../../memories/store";
 import { storeInput } from "../../memories/store-input";
+import { domain } from "../../middleware/app-env";
 import { json, operation } from "../operation";
 import { Uuid } from "../schemas/memory";
 

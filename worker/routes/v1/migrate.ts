@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../context";
+import { domain } from "../../middleware/app-env";
 import { fileInput, migrateFiles, migrateInput } from "../../migrate/migrate";
 import { json, operation } from "../operation";
 import { Uuid } from "../schemas/memory";

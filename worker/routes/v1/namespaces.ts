@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../context";
 import { scope } from "../../memories/fields";
 import { listNamespaces } from "../../memories/stats";
+import { domain } from "../../middleware/app-env";
 import { json, operation } from "../operation";
 import { Timestamp } from "../schemas/memory";
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../context";
 import { afterResponse } from "../../lib/after-response";
+import { domain } from "../../middleware/app-env";
 import { recordAccess } from "../../recall/access";
 import { recall } from "../../recall/recall";
 import { recallInput } from "../../recall/request";

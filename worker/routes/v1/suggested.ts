@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../context";
+import { domain } from "../../middleware/app-env";
 import { CATEGORIES, suggest, suggestedQuery } from "../../recall/suggested";
 import { json, operation } from "../operation";
 import { MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../context";
 import { scope } from "../../memories/fields";
 import { tagCounts } from "../../memories/list";
+import { domain } from "../../middleware/app-env";
 import { json, operation } from "../operation";
 
 export const tagsOp = operation(

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { AUTH_TOLERANCE_SECONDS } from "../../../auth/wallet";
-import { cachedPublic } from "../../../lib/edge-cache";
 import { FREE_CALLS_PER_WALLET } from "../../../meter/prices";
+import { cachedPublic } from "../../edge-cache";
 import { json, operation } from "../../operation";
 
 export const freeTierInfoOp = operation(

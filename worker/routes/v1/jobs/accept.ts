@@ -1,10 +1,11 @@
 import type { z } from "@hono/zod-openapi";
-import { type AppContext, type DomainContext, domain } from "../../../context";
+import type { DomainContext } from "../../../context";
 import type { JobKind } from "../../../jobs/message";
 import { JOB_INPUTS } from "../../../jobs/run";
 import { acceptingAsync, type Background, submitJob } from "../../../jobs/submit";
 import { jobPath } from "../../../jobs/view";
 import { logError } from "../../../lib/log";
+import { type AppContext, domain } from "../../../middleware/app-env";
 import { type json, type Operation, type OperationSpec, operation } from "../../operation";
 import { ACCEPTED } from "../../schemas/job";
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../../context";
 import { LIMITS } from "../../../memories/fields";
 import { batchUpdateItem, updateMany } from "../../../memories/update";
+import { domain } from "../../../middleware/app-env";
 import { json, operation } from "../../operation";
 import { Memory } from "../../schemas/memory";
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../../context";
 import { deleteMany } from "../../../memories/delete";
 import { LIMITS, uuid } from "../../../memories/fields";
+import { domain } from "../../../middleware/app-env";
 import { json, operation } from "../../operation";
 import { Uuid } from "../../schemas/memory";
 

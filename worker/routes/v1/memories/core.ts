@@ -1,8 +1,8 @@
 /** Core memories: the pinned ones (list, pin, unpin). */
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../../context";
 import { coreQuery, listCore, setPinned } from "../../../memories/core";
 import { uuid } from "../../../memories/fields";
+import { domain } from "../../../middleware/app-env";
 import { json, operation } from "../../operation";
 import { ERRORS } from "../../schemas/error";
 import { ShortMemory, Uuid } from "../../schemas/memory";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../../context";
 import { countMemories, memoryFilters } from "../../../memories/list";
+import { domain } from "../../../middleware/app-env";
 import { json, operation } from "../../operation";
 
 export const countMemoriesOp = operation(

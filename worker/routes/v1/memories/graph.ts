@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../../context";
 import { graphQuery, memoryGraph } from "../../../memories/relations";
+import { domain } from "../../../middleware/app-env";
 import { json, operation } from "../../operation";
 import { ERRORS } from "../../schemas/error";
 import { Uuid } from "../../schemas/memory";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../../context";
 import { listMemories, listQuery } from "../../../memories/list";
+import { domain } from "../../../middleware/app-env";
 import { json, operation } from "../../operation";
 import { Memory } from "../../schemas/memory";
 

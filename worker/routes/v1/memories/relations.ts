@@ -1,6 +1,5 @@
 /** Relations of one memory: create, list, delete. */
 import { z } from "@hono/zod-openapi";
-import { domain } from "../../../context";
 import {
   createRelation,
   createRelationInput,
@@ -8,6 +7,7 @@ import {
   listRelations,
   listRelationsQuery,
 } from "../../../memories/relations";
+import { domain } from "../../../middleware/app-env";
 import { json, operation } from "../../operation";
 import { ERRORS } from "../../schemas/error";
 import { Uuid } from "../../schemas/memory";

@@ -1,5 +1,5 @@
-import { domain } from "../../../context";
 import { searchMemories, searchQueryString } from "../../../memories/search";
+import { domain } from "../../../middleware/app-env";
 import { json, operation } from "../../operation";
 import { SearchResult } from "../../schemas/search";
 

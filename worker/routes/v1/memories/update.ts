@@ -1,5 +1,5 @@
-import { domain } from "../../../context";
 import { updateInput, updateMemory } from "../../../memories/update";
+import { domain } from "../../../middleware/app-env";
 import { json, operation } from "../../operation";
 import { ERRORS } from "../../schemas/error";
 import { Memory } from "../../schemas/memory";

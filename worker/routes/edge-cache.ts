@@ -1,5 +1,5 @@
-import type { AppContext } from "../context";
-import { afterResponse } from "./after-response";
+import { afterResponse } from "../lib/after-response";
+import type { AppContext } from "../middleware/app-env";
 
 /** How long public documents (free-tier info, the OpenAPI document, /docs) may be cached. */
 export const PUBLIC_MAX_AGE_SECONDS = 300;

@@ -1,0 +1,46 @@
+/**
+ * The Hono app's environment: the Worker's bindings and the variables the middleware sets on
+ * each request for the routes (services, identity, metering, the matched operation), and
+ * `domain(c)`, the domain context of an authenticated request. Imported by the middleware, the
+ * routes and app.ts; imports only what those variables are.
+ */
+import type { Context } from "hono";
+import {
+  type Caller,
+  type DomainContext,
+  domainContext,
+  type Identification,
+  type Services,
+} from "../context";
+import type { Env } from "../env";
+import type { Timings } from "../lib/timing";
+import type { FreeGrant, Metering } from "../meter/meter";
+import type { PaidRoutes } from "../payment/paid-route";
+import type { OperationMeta } from "./operation-meta";
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    timings: Timings;
+    services: Services;
+    identity: Identification;
+    metering: Metering;
+    caller: Caller;
+    /** The declared operation the method and path match; undefined for an unknown route. */
+    operation: OperationMeta | undefined;
+    /** The contract's paid routes (worker/routes), for 402 answers and the x402 listing. */
+    paidRoutes: PaidRoutes;
+    /** The free call the rate-limit call took for a paid request (middleware/meter.ts). */
+    freeGrant: FreeGrant | undefined;
+    /** Whether freeAllowance served that call (else rateLimit gives it back). */
+    freeServed: boolean | undefined;
+  };
+};
+
+export type AppContext = Context<AppEnv>;
+
+/** The domain context of an authenticated request. */
+export function domain(c: AppContext): DomainContext {
+  return domainContext(c.get("services"), c.get("caller"), c.get("timings"));
+}
