@@ -1,4 +1,4 @@
-/** Small shared pieces: error notices, loading state, dates, tags. */
+/** Small shared pieces: error notices, loading and action state, dates, tags. */
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "./api";
@@ -97,6 +97,35 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, key: strin
   }, [key, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data: state.data, error: state.error, loading: state.loading, reload };
+}
+
+export interface Task {
+  /** The name of the work under way, or null. */
+  running: string | null;
+  busy: boolean;
+  /** What the last run threw (cleared when the next one starts). */
+  error: unknown;
+  setError: (error: unknown) => void;
+  /** Runs `work`; `name` tells apart the buttons that may start it (see `running`). */
+  run: (work: () => Promise<void>, name?: string) => Promise<void>;
+}
+
+/** An action a button starts: busy while it runs, and what it threw, for an ErrorNotice. */
+export function useTask(): Task {
+  const [running, setRunning] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (work: () => Promise<void>, name = "task") => {
+    setRunning(name);
+    setError(null);
+    try {
+      await work();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setRunning(null);
+    }
+  };
+  return { running, busy: running !== null, error, setError, run };
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");

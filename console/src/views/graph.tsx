@@ -1,11 +1,15 @@
 import { useEffect, useState } from "preact/hooks";
 import { type Api, type Graph, memoryPath, RELATION_TYPES, type RelationListItem } from "../api";
+import { Checkbox, SelectField, TextField, useField } from "../components/fields";
+import { Actions, Form, Submit } from "../components/forms";
 import { href, navigate } from "../router";
-import { ErrorNotice, excerpt, num, Status } from "../ui";
+import { ErrorNotice, excerpt, num, Status, useTask } from "../ui";
 import { EDGE_COLOURS, GraphCanvas, type GraphData, type GraphNodeView } from "./graph-canvas";
 
 /** The graph endpoint skips deleted memories; their supersedes edges come from relations. */
 const MERGED_LOOKUPS = 25;
+
+const DEPTHS = [1, 2, 3, 4, 5];
 
 async function loadGraph(
   api: Api,
@@ -69,36 +73,27 @@ declare global {
 }
 
 export function GraphView({ api, id }: { api: Api; id: string | null }) {
-  const [rootId, setRootId] = useState(id ?? "");
-  const [depth, setDepth] = useState("2");
-  const [limit, setLimit] = useState("50");
+  const rootId = useField(id ?? "");
+  const depth = useField("2");
+  const limit = useField("50");
   const [types, setTypes] = useState<string[]>([]);
   const [merged, setMerged] = useState(true);
   const [data, setData] = useState<GraphData | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState("");
+  const task = useTask();
 
   const load = async (target: string) => {
     if (!target.trim()) return;
-    setBusy(true);
-    setError(null);
     setStatus("");
-    try {
-      const next = await loadGraph(api, target.trim(), {
-        depth: Number(depth),
-        limit: Number(limit),
-        types,
-        merged,
+    await task.run(async () => {
+      const options = { depth: Number(depth.value), limit: Number(limit.value), types, merged };
+      const next = await loadGraph(api, target.trim(), options).catch((err: unknown) => {
+        setData(null);
+        throw err;
       });
       setData(next);
       setStatus(`Graph loaded: ${next.nodes.length} memories, ${next.edges.length} relations.`);
-    } catch (err) {
-      setError(err);
-      setData(null);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   // Opened from a memory (#/graph/<id>): draw at once with the default filters.
@@ -119,76 +114,47 @@ export function GraphView({ api, id }: { api: Api; id: string | null }) {
       <h1 id="graph-title" tabIndex={-1}>
         Relation graph
       </h1>
-      <form
+      <Form
         class="row"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (rootId.trim() === id) void load(rootId);
-          else navigate({ view: "graph", id: rootId.trim() });
+        onSubmit={() => {
+          const target = rootId.value.trim();
+          if (target === id) void load(target);
+          else navigate({ view: "graph", id: target });
         }}
       >
-        <div class="field grow">
-          <label for="g-root">Memory id</label>
-          <input
-            id="g-root"
-            required
-            spellcheck={false}
-            value={rootId}
-            onInput={(e) => setRootId(e.currentTarget.value)}
-          />
-        </div>
-        <div class="field">
-          <label for="g-depth">Depth</label>
-          <select id="g-depth" value={depth} onChange={(e) => setDepth(e.currentTarget.value)}>
-            {[1, 2, 3, 4, 5].map((d) => (
-              <option key={d} value={String(d)}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="g-limit">Max memories</label>
-          <input
-            id="g-limit"
-            type="number"
-            min={1}
-            max={200}
-            value={limit}
-            onInput={(e) => setLimit(e.currentTarget.value)}
-          />
-        </div>
+        <TextField
+          id="g-root"
+          label="Memory id"
+          width="grow"
+          required
+          spellcheck={false}
+          {...rootId}
+        />
+        <SelectField id="g-depth" label="Depth" choices={DEPTHS} {...depth} />
+        <TextField id="g-limit" label="Max memories" type="number" min={1} max={200} {...limit} />
         <fieldset class="types">
           <legend>Relation types (none checked: all)</legend>
           {RELATION_TYPES.map((t) => (
-            <label key={t} class="checkbox">
-              <input
-                type="checkbox"
-                checked={types.includes(t)}
-                onChange={(e) =>
-                  setTypes(e.currentTarget.checked ? [...types, t] : types.filter((x) => x !== t))
-                }
-              />
+            <Checkbox
+              key={t}
+              checked={types.includes(t)}
+              onChecked={(on) => setTypes(on ? [...types, t] : types.filter((x) => x !== t))}
+            >
               <span class="swatch" style={{ background: EDGE_COLOURS[t] }} aria-hidden="true" />
               {t}
-            </label>
+            </Checkbox>
           ))}
         </fieldset>
-        <label class="checkbox">
-          <input
-            type="checkbox"
-            checked={merged}
-            onChange={(e) => setMerged(e.currentTarget.checked)}
-          />
+        <Checkbox checked={merged} onChecked={setMerged}>
           Show memories merged away by consolidation (supersedes)
-        </label>
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            {busy ? "Loading…" : "Show graph"}
-          </button>
-        </div>
-      </form>
-      <ErrorNotice error={error} context="Could not load the graph" />
+        </Checkbox>
+        <Actions>
+          <Submit busy={task.busy} busyText="Loading…">
+            Show graph
+          </Submit>
+        </Actions>
+      </Form>
+      <ErrorNotice error={task.error} context="Could not load the graph" />
       <Status>{status}</Status>
       {data && (
         <>

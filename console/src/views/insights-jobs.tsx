@@ -1,7 +1,9 @@
 /** The insights screen's background jobs: the ones this tab started, polled until done. */
 import { useEffect, useState } from "preact/hooks";
 import type { Api, Job } from "../api";
-import { DateTime, ErrorNotice, useLoad } from "../ui";
+import { FractionField, TextField, useField } from "../components/fields";
+import { Actions, Form, Submit } from "../components/forms";
+import { DateTime, ErrorNotice, useLoad, useTask } from "../ui";
 
 const JOBS_KEY = "memory-console.jobs";
 
@@ -20,9 +22,9 @@ function rememberedJobs(): string[] {
  */
 export function Jobs({ api }: { api: Api }) {
   const [ids, setIds] = useState<string[]>(rememberedJobs);
-  const [lookup, setLookup] = useState("");
-  const [threshold, setThreshold] = useState("0.85");
-  const [error, setError] = useState<unknown>(null);
+  const lookup = useField("");
+  const threshold = useField("0.85");
+  const task = useTask();
 
   const track = (id: string) => {
     const next = [id, ...ids.filter((x) => x !== id)].slice(0, 10);
@@ -31,17 +33,12 @@ export function Jobs({ api }: { api: Api }) {
   };
 
   const startConsolidation = async () => {
-    setError(null);
-    try {
-      const job = await api.post<Job>("/v1/memories/consolidate", {
-        async: true,
-        dry_run: true,
-        min_similarity: Number(threshold),
-      });
-      track(job.id);
-    } catch (err) {
-      setError(err);
-    }
+    const job = await api.post<Job>("/v1/memories/consolidate", {
+      async: true,
+      dry_run: true,
+      min_similarity: Number(threshold.value),
+    });
+    track(job.id);
   };
 
   return (
@@ -53,56 +50,31 @@ export function Jobs({ api }: { api: Api }) {
         near-duplicates; a paid call).
       </p>
       <div class="cards">
-        <form
+        <Form
           class="card row"
-          aria-label="Follow a job"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (lookup.trim()) track(lookup.trim());
-            setLookup("");
+          label="Follow a job"
+          onSubmit={() => {
+            if (lookup.value.trim()) track(lookup.value.trim());
+            lookup.onValue("");
           }}
         >
-          <div class="field grow">
-            <label for="job-id">Job id</label>
-            <input
-              id="job-id"
-              spellcheck={false}
-              value={lookup}
-              onInput={(e) => setLookup(e.currentTarget.value)}
-            />
-          </div>
-          <div class="actions">
-            <button type="submit" class="secondary">
-              Follow job
-            </button>
-          </div>
-        </form>
-        <form
+          <TextField id="job-id" label="Job id" width="grow" spellcheck={false} {...lookup} />
+          <Actions>
+            <Submit class="secondary">Follow job</Submit>
+          </Actions>
+        </Form>
+        <Form
           class="card row"
-          aria-label="Start a consolidation dry run"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void startConsolidation();
-          }}
+          label="Start a consolidation dry run"
+          onSubmit={() => void task.run(startConsolidation)}
         >
-          <div class="field">
-            <label for="job-threshold">Similarity (0.5–1)</label>
-            <input
-              id="job-threshold"
-              type="number"
-              min={0.5}
-              max={1}
-              step={0.01}
-              value={threshold}
-              onInput={(e) => setThreshold(e.currentTarget.value)}
-            />
-          </div>
-          <div class="actions">
-            <button type="submit">Start consolidation dry run</button>
-          </div>
-        </form>
+          <FractionField id="job-threshold" label="Similarity (0.5–1)" min={0.5} {...threshold} />
+          <Actions>
+            <Submit>Start consolidation dry run</Submit>
+          </Actions>
+        </Form>
       </div>
-      <ErrorNotice error={error} context="Could not start the job" />
+      <ErrorNotice error={task.error} context="Could not start the job" />
       {ids.length > 0 && (
         <ul class="plain jobs" data-testid="jobs">
           {ids.map((id) => (

@@ -1,6 +1,8 @@
+import type { ComponentChildren } from "preact";
 import type { Api } from "../api";
+import { DataTable, DetailList, IfAny, WhenLoaded } from "../components/lists";
 import { href } from "../router";
-import { DateTime, ErrorNotice, excerpt, num, useLoad } from "../ui";
+import { DateTime, excerpt, num, useLoad } from "../ui";
 import { Jobs } from "./insights-jobs";
 
 interface FreeTierStatus {
@@ -74,91 +76,46 @@ export function InsightsView({ api }: { api: Api }) {
       <div class="cards">
         <section class="card" aria-labelledby="tier-title">
           <h2 id="tier-title">Free tier</h2>
-          <ErrorNotice error={tier.error} />
-          {tier.data && (
-            <>
-              <p data-testid="free-tier">
-                {tier.data.free_tier_remaining} of {tier.data.free_tier_total} free paid calls left
-                ({tier.data.free_tier_used} used).
-              </p>
-              <meter
-                min={0}
-                max={tier.data.free_tier_total}
-                value={tier.data.free_tier_remaining}
-                aria-label="Free calls left"
-              />
-              <p class="muted small-text">
-                Store, recall, edits, batch store, context, import of markdown and the language
-                model endpoints use it; reading, search, export and import do not.
-              </p>
-            </>
-          )}
+          <WhenLoaded state={tier}>{(t) => <FreeTier tier={t} />}</WhenLoaded>
         </section>
         <section class="card" aria-labelledby="stats-title">
           <h2 id="stats-title">Statistics</h2>
-          <ErrorNotice error={stats.error} />
-          {stats.data && <StatsTable stats={stats.data} />}
+          <WhenLoaded state={stats}>{(s) => <StatsTable stats={s} />}</WhenLoaded>
         </section>
       </div>
 
       <section aria-labelledby="ns-title">
         <h2 id="ns-title">Namespaces</h2>
-        <ErrorNotice error={namespaces.error} />
-        {namespaces.data &&
-          (namespaces.data.namespaces.length === 0 ? (
-            <p class="muted">No memories yet.</p>
-          ) : (
-            <table>
-              <caption class="visually-hidden">Namespaces</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Namespace</th>
-                  <th scope="col">Memories</th>
-                  <th scope="col">Last stored</th>
-                </tr>
-              </thead>
-              <tbody>
-                {namespaces.data.namespaces.map((n) => (
-                  <tr key={n.name}>
-                    <td>{n.name}</td>
-                    <td class="num">{n.count}</td>
+        <WhenLoaded state={namespaces}>
+          {(n) => (
+            <IfAny items={n.namespaces} none="No memories yet.">
+              <DataTable caption="Namespaces" columns={["Namespace", "Memories", "Last stored"]}>
+                {n.namespaces.map((ns) => (
+                  <tr key={ns.name}>
+                    <td>{ns.name}</td>
+                    <td class="num">{ns.count}</td>
                     <td>
-                      <DateTime iso={n.last_memory_at} />
+                      <DateTime iso={ns.last_memory_at} />
                     </td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          ))}
+              </DataTable>
+            </IfAny>
+          )}
+        </WhenLoaded>
       </section>
 
       <section aria-labelledby="suggested-title">
         <h2 id="suggested-title">Suggested for review</h2>
-        <ErrorNotice error={suggested.error} />
-        {suggested.data && (
-          <div class="cards">
-            {CATEGORIES.map((c, i) => {
-              const answer = suggested.data?.[i];
-              const count = answer?.categories[c.name] ?? 0;
-              return (
-                <section class="card" key={c.name} aria-labelledby={`cat-${c.name}`}>
-                  <h3 id={`cat-${c.name}`}>
-                    {c.name} <span class="count">{count}</span>
-                  </h3>
-                  <p class="muted small-text">{c.meaning}</p>
-                  <ul class="plain">
-                    {answer?.suggested.map((m) => (
-                      <li key={m.id}>
-                        <a href={href({ view: "memory", id: m.id })}>{excerpt(m.content, 70)}</a>{" "}
-                        <span class="muted small-text">score {num(m.review_score, 2)}</span>
-                      </li>
-                    ))}
-                  </ul>
-                </section>
-              );
-            })}
-          </div>
-        )}
+        <WhenLoaded state={suggested}>
+          {(answers) => (
+            <div class="cards">
+              {CATEGORIES.map((c, i) => (
+                <SuggestedCard key={c.name} category={c} answer={answers[i]} />
+              ))}
+            </div>
+          )}
+        </WhenLoaded>
       </section>
 
       <Jobs api={api} />
@@ -166,37 +123,61 @@ export function InsightsView({ api }: { api: Api }) {
   );
 }
 
+function FreeTier({ tier }: { tier: FreeTierStatus }) {
+  return (
+    <>
+      <p data-testid="free-tier">
+        {tier.free_tier_remaining} of {tier.free_tier_total} free paid calls left (
+        {tier.free_tier_used} used).
+      </p>
+      <meter
+        min={0}
+        max={tier.free_tier_total}
+        value={tier.free_tier_remaining}
+        aria-label="Free calls left"
+      />
+      <p class="muted small-text">
+        Store, recall, edits, batch store, context, import of markdown and the language model
+        endpoints use it; reading, search, export and import do not.
+      </p>
+    </>
+  );
+}
+
+function SuggestedCard(props: { category: (typeof CATEGORIES)[number]; answer?: Suggested }) {
+  const { category: c, answer } = props;
+  return (
+    <section class="card" aria-labelledby={`cat-${c.name}`}>
+      <h3 id={`cat-${c.name}`}>
+        {c.name} <span class="count">{answer?.categories[c.name] ?? 0}</span>
+      </h3>
+      <p class="muted small-text">{c.meaning}</p>
+      <ul class="plain">
+        {answer?.suggested.map((m) => (
+          <li key={m.id}>
+            <a href={href({ view: "memory", id: m.id })}>{excerpt(m.content, 70)}</a>{" "}
+            <span class="muted small-text">score {num(m.review_score, 2)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function StatsTable({ stats }: { stats: Stats }) {
-  const rows: Array<[string, string]> = [
+  const rows: Array<[string, ComponentChildren]> = [
     ["Memories", String(stats.total_memories)],
     ["Pinned", String(stats.pinned_count)],
     ["Never recalled", String(stats.never_accessed)],
     ["Accesses", String(stats.total_accesses)],
     ["Average importance", num(stats.avg_importance, 2)],
     ["Relations", String(stats.total_relations)],
+    ["Oldest", <DateTime key="o" iso={stats.oldest_memory} />],
+    ["Newest", <DateTime key="n" iso={stats.newest_memory} />],
   ];
   return (
     <>
-      <dl class="details compact" data-testid="stats">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-        <div>
-          <dt>Oldest</dt>
-          <dd>
-            <DateTime iso={stats.oldest_memory} />
-          </dd>
-        </div>
-        <div>
-          <dt>Newest</dt>
-          <dd>
-            <DateTime iso={stats.newest_memory} />
-          </dd>
-        </div>
-      </dl>
+      <DetailList class="details compact" testId="stats" rows={rows} />
       {stats.by_type.length > 0 && (
         <p class="small-text">
           By type: {stats.by_type.map((t) => `${t.memory_type} ${t.count}`).join(", ")}

@@ -1,5 +1,8 @@
 import { useState } from "preact/hooks";
 import { type Api, MEMORY_TYPES, type MemoryPage } from "../api";
+import { type Choice, SelectField, TextField } from "../components/fields";
+import { Actions, Form, Submit } from "../components/forms";
+import { DataTable } from "../components/lists";
 import { href } from "../router";
 import { DateTime, ErrorNotice, excerpt, num, Tags, tagsOf, useLoad } from "../ui";
 
@@ -30,7 +33,34 @@ export const initialFilters: ListFilters = {
   offset: 0,
 };
 
-const SORTS = ["created_at", "updated_at", "accessed_at", "importance", "access_count"];
+const TYPES: Choice[] = [["", "any"], ...MEMORY_TYPES];
+const PINNED: Choice[] = [
+  ["", "any"],
+  ["true", "pinned only"],
+  ["false", "not pinned"],
+];
+const SORTS: Choice[] = [
+  "created_at",
+  "updated_at",
+  "accessed_at",
+  "importance",
+  "access_count",
+].map((s) => [s, s.replace("_", " ")]);
+const ORDERS: Choice[] = [
+  ["desc", "descending"],
+  ["asc", "ascending"],
+];
+const PAGE_SIZES: Choice[] = [10, 20, 50, 100];
+const COLUMNS = [
+  "Content",
+  "Importance",
+  "Type",
+  "Tags",
+  "Namespace",
+  "Created",
+  "Accessed",
+  "Accesses",
+];
 
 interface Namespaces {
   namespaces: Array<{ name: string; count: number }>;
@@ -60,10 +90,12 @@ export function MemoriesView(props: {
     if (JSON.stringify(next) === JSON.stringify(filters)) page.reload();
     else setFilters(next);
   };
-  const set = (field: keyof ListFilters) => (event: Event) => {
-    const target = event.currentTarget as HTMLInputElement | HTMLSelectElement;
-    setDraft({ ...draft, [field]: field === "limit" ? Number(target.value) : target.value });
-  };
+  /** The value of a filter field and where its changes go, for the field's props. */
+  const bind = (field: Exclude<keyof ListFilters, "offset">) => ({
+    value: String(draft[field]),
+    onValue: (value: string) =>
+      setDraft({ ...draft, [field]: field === "limit" ? Number(value) : value }),
+  });
 
   const data = page.data;
   const from = data && data.total > 0 ? data.offset + 1 : 0;
@@ -74,93 +106,34 @@ export function MemoriesView(props: {
       <h1 id="memories-title" tabIndex={-1}>
         Memories
       </h1>
-      <form
-        class="filters"
-        aria-label="Filter memories"
-        onSubmit={(event) => {
-          event.preventDefault();
-          apply({ ...draft, offset: 0 });
-        }}
-      >
-        <div class="field">
-          <label for="f-namespace">Namespace</label>
-          <input
-            id="f-namespace"
-            list="namespace-options"
-            value={draft.namespace}
-            onInput={set("namespace")}
-          />
+      <Form class="filters" label="Filter memories" onSubmit={() => apply({ ...draft, offset: 0 })}>
+        <TextField
+          id="f-namespace"
+          label="Namespace"
+          list="namespace-options"
+          {...bind("namespace")}
+        >
           <datalist id="namespace-options">
             {namespaces.data?.namespaces.map((n) => (
               <option key={n.name} value={n.name}>{`${n.name} (${n.count})`}</option>
             ))}
           </datalist>
-        </div>
-        <div class="field">
-          <label for="f-tags">Tags (any of, comma-separated)</label>
-          <input id="f-tags" value={draft.tags} onInput={set("tags")} />
-        </div>
-        <div class="field">
-          <label for="f-type">Type</label>
-          <select id="f-type" value={draft.memory_type} onChange={set("memory_type")}>
-            <option value="">any</option>
-            {MEMORY_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="f-session">Session</label>
-          <input id="f-session" value={draft.session_id} onInput={set("session_id")} />
-        </div>
-        <div class="field">
-          <label for="f-agent">Agent</label>
-          <input id="f-agent" value={draft.agent_id} onInput={set("agent_id")} />
-        </div>
-        <div class="field">
-          <label for="f-pinned">Pinned</label>
-          <select id="f-pinned" value={draft.pinned} onChange={set("pinned")}>
-            <option value="">any</option>
-            <option value="true">pinned only</option>
-            <option value="false">not pinned</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="f-sort">Sort by</label>
-          <select id="f-sort" value={draft.sort} onChange={set("sort")}>
-            {SORTS.map((s) => (
-              <option key={s} value={s}>
-                {s.replace("_", " ")}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="f-order">Order</label>
-          <select id="f-order" value={draft.order} onChange={set("order")}>
-            <option value="desc">descending</option>
-            <option value="asc">ascending</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="f-limit">Per page</label>
-          <select id="f-limit" value={String(draft.limit)} onChange={set("limit")}>
-            {[10, 20, 50, 100].map((n) => (
-              <option key={n} value={String(n)}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="actions">
-          <button type="submit">Apply filters</button>
+        </TextField>
+        <TextField id="f-tags" label="Tags (any of, comma-separated)" {...bind("tags")} />
+        <SelectField id="f-type" label="Type" choices={TYPES} {...bind("memory_type")} />
+        <TextField id="f-session" label="Session" {...bind("session_id")} />
+        <TextField id="f-agent" label="Agent" {...bind("agent_id")} />
+        <SelectField id="f-pinned" label="Pinned" choices={PINNED} {...bind("pinned")} />
+        <SelectField id="f-sort" label="Sort by" choices={SORTS} {...bind("sort")} />
+        <SelectField id="f-order" label="Order" choices={ORDERS} {...bind("order")} />
+        <SelectField id="f-limit" label="Per page" choices={PAGE_SIZES} {...bind("limit")} />
+        <Actions>
+          <Submit>Apply filters</Submit>
           <button type="button" class="secondary" onClick={() => apply(initialFilters)}>
             Reset
           </button>
-        </div>
-      </form>
+        </Actions>
+      </Form>
 
       <ErrorNotice error={page.error} context="Could not list memories" />
       <div class="list-head">
@@ -196,50 +169,39 @@ export function MemoriesView(props: {
       </div>
 
       {data && data.memories.length > 0 && (
-        <div class="table-wrap">
-          <table class="memories" data-testid="memory-table">
-            <caption class="visually-hidden">Memories, {data.total} in all</caption>
-            <thead>
-              <tr>
-                <th scope="col">Content</th>
-                <th scope="col">Importance</th>
-                <th scope="col">Type</th>
-                <th scope="col">Tags</th>
-                <th scope="col">Namespace</th>
-                <th scope="col">Created</th>
-                <th scope="col">Accessed</th>
-                <th scope="col">Accesses</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.memories.map((m) => (
-                <tr key={m.id} data-memory-id={m.id}>
-                  <td class="content">
-                    {m.pinned && (
-                      <span class="badge" title="Pinned: exempt from decay">
-                        pinned
-                      </span>
-                    )}
-                    <a href={href({ view: "memory", id: m.id })}>{excerpt(m.content, 140)}</a>
-                  </td>
-                  <td class="num">{num(m.importance, 2)}</td>
-                  <td>{m.memory_type}</td>
-                  <td>
-                    <Tags tags={tagsOf(m)} />
-                  </td>
-                  <td>{m.namespace}</td>
-                  <td>
-                    <DateTime iso={m.created_at} />
-                  </td>
-                  <td>
-                    <DateTime iso={m.accessed_at} />
-                  </td>
-                  <td class="num">{m.access_count}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          wrap
+          class="memories"
+          testId="memory-table"
+          caption={`Memories, ${data.total} in all`}
+          columns={COLUMNS}
+        >
+          {data.memories.map((m) => (
+            <tr key={m.id} data-memory-id={m.id}>
+              <td class="content">
+                {m.pinned && (
+                  <span class="badge" title="Pinned: exempt from decay">
+                    pinned
+                  </span>
+                )}
+                <a href={href({ view: "memory", id: m.id })}>{excerpt(m.content, 140)}</a>
+              </td>
+              <td class="num">{num(m.importance, 2)}</td>
+              <td>{m.memory_type}</td>
+              <td>
+                <Tags tags={tagsOf(m)} />
+              </td>
+              <td>{m.namespace}</td>
+              <td>
+                <DateTime iso={m.created_at} />
+              </td>
+              <td>
+                <DateTime iso={m.accessed_at} />
+              </td>
+              <td class="num">{m.access_count}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

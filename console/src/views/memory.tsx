@@ -7,6 +7,7 @@ import {
   memoryPath,
   type RelationListItem,
 } from "../api";
+import { DetailList, IfAny } from "../components/lists";
 import { href, navigate } from "../router";
 import { DateTime, ErrorNotice, num, Status, Tags, tagsOf, useLoad } from "../ui";
 import { EditForm } from "./memory-edit";
@@ -124,16 +125,7 @@ function Details({ memory }: { memory: Memory }) {
     ["Access count", String(memory.access_count)],
     ["Embedding model", memory.embedding_model ?? "unknown"],
   ];
-  return (
-    <dl class="details">
-      {rows.map(([label, value]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <DetailList class="details" rows={rows} />;
 }
 
 function DeleteButton({ disabled, onDelete }: { disabled: boolean; onDelete: () => void }) {
@@ -159,32 +151,28 @@ function DeleteButton({ disabled, onDelete }: { disabled: boolean; onDelete: () 
   );
 }
 
-/** The edit form: only the fields that changed are sent (PATCH /v1/memories/:id). */
+/** The history: an entry for each edit, with the fields it changed. */
 function History({ history }: { history: HistoryEntry[] }) {
   return (
     <section aria-labelledby="history-title">
       <h2 id="history-title">History</h2>
-      {history.length === 0 ? (
-        <p class="muted">No changes yet: only edits (PATCH) write history entries.</p>
-      ) : (
+      <IfAny items={history} none="No changes yet: only edits (PATCH) write history entries.">
         <ol class="history" data-testid="history">
           {history.map((h) => (
             <li key={h.id}>
               <DateTime iso={h.created_at} />
-              <dl>
-                {Object.entries(h.changes).map(([field, value]) => (
-                  <div key={field}>
-                    <dt>{field}</dt>
-                    <dd>
-                      <code>{typeof value === "string" ? value : JSON.stringify(value)}</code>
-                    </dd>
-                  </div>
-                ))}
-              </dl>
+              <DetailList
+                rows={Object.entries(h.changes).map(([field, value]) => [
+                  field,
+                  <code key={field}>
+                    {typeof value === "string" ? value : JSON.stringify(value)}
+                  </code>,
+                ])}
+              />
             </li>
           ))}
         </ol>
-      )}
+      </IfAny>
     </section>
   );
 }

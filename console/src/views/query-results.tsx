@@ -1,6 +1,8 @@
 /** How the query screen shows each answer: recall with its signals, search hits, the context block. */
 import type { RecalledMemory, SearchHit } from "../api";
+import { DataTable } from "../components/lists";
 import { href } from "../router";
+import { RECALL_SIGNALS } from "../signals";
 import { DateTime, excerpt, num, Tags } from "../ui";
 
 export interface RecallAnswer {
@@ -17,23 +19,11 @@ export interface ContextAnswer {
   tokens: number;
 }
 
-/** The signals in the order the scoring table of docs/recall.md explains them. */
-const SIGNAL_ORDER = [
-  "vector",
-  "keyword",
-  "recency",
-  "base_importance",
-  "effective_importance",
-  "context_importance",
-  "relation_count",
-  "type_decay",
-];
-
 function signalColumns(memories: RecalledMemory[]): string[] {
   const seen = new Set<string>();
   for (const m of memories) for (const key of Object.keys(m._signals ?? {})) seen.add(key);
-  const known = SIGNAL_ORDER.filter((k) => seen.has(k));
-  return [...known, ...[...seen].filter((k) => !SIGNAL_ORDER.includes(k))];
+  const known = RECALL_SIGNALS.filter((k) => seen.has(k));
+  return [...known, ...[...seen].filter((k) => !RECALL_SIGNALS.includes(k))];
 }
 
 export function RecallResults({ body }: { body: RecallAnswer }) {
@@ -49,52 +39,46 @@ export function RecallResults({ body }: { body: RecallAnswer }) {
         access of the memories it returns.
       </p>
       {body.memories.length > 0 && (
-        <div class="table-wrap">
-          <table class="signals" data-testid="recall-table">
-            <caption class="visually-hidden">Recalled memories with their signals</caption>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Memory</th>
-                <th scope="col">Score</th>
-                {columns.map((c) => (
-                  <th scope="col" key={c}>
-                    {c.replaceAll("_", " ")}
-                  </th>
-                ))}
-                <th scope="col">access boost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {body.memories.map((m, i) => (
-                <tr key={m.id} data-memory-id={m.id}>
-                  <td class="num">{i + 1}</td>
-                  <td class="content">
-                    <a href={href({ view: "memory", id: m.id })}>{excerpt(m.content, 120)}</a>
-                    <span class="muted small-text">
-                      {" "}
-                      {m.memory_type}
-                      {m.pinned ? ", pinned" : ""}, accessed {m.access_count}×
-                    </span>
-                  </td>
-                  <td class="num score" data-signal="score">
-                    {num(m.similarity, 4)}
-                  </td>
-                  {columns.map((c) => (
-                    <td class="num" key={c} data-signal={c}>
-                      {c === "relation_count"
-                        ? String(m._signals?.[c] ?? "–")
-                        : num(m._signals?.[c], 4)}
-                    </td>
-                  ))}
-                  <td class="num" data-signal="access_boost">
-                    {num(Math.min(1 + 0.1 * m.access_count, 2), 2)}
-                  </td>
-                </tr>
+        <DataTable
+          wrap
+          class="signals"
+          testId="recall-table"
+          caption="Recalled memories with their signals"
+          columns={[
+            "#",
+            "Memory",
+            "Score",
+            ...columns.map((c) => c.replaceAll("_", " ")),
+            "access boost",
+          ]}
+        >
+          {body.memories.map((m, i) => (
+            <tr key={m.id} data-memory-id={m.id}>
+              <td class="num">{i + 1}</td>
+              <td class="content">
+                <a href={href({ view: "memory", id: m.id })}>{excerpt(m.content, 120)}</a>
+                <span class="muted small-text">
+                  {" "}
+                  {m.memory_type}
+                  {m.pinned ? ", pinned" : ""}, accessed {m.access_count}×
+                </span>
+              </td>
+              <td class="num score" data-signal="score">
+                {num(m.similarity, 4)}
+              </td>
+              {columns.map((c) => (
+                <td class="num" key={c} data-signal={c}>
+                  {c === "relation_count"
+                    ? String(m._signals?.[c] ?? "–")
+                    : num(m._signals?.[c], 4)}
+                </td>
               ))}
-            </tbody>
-          </table>
-        </div>
+              <td class="num" data-signal="access_boost">
+                {num(Math.min(1 + 0.1 * m.access_count, 2), 2)}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

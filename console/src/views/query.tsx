@@ -1,6 +1,14 @@
 import { useState } from "preact/hooks";
 import type { Api } from "../api";
-import { ErrorNotice, splitList } from "../ui";
+import {
+  FractionField,
+  SelectField,
+  TextAreaField,
+  TextField,
+  useField,
+} from "../components/fields";
+import { Form, Submit } from "../components/forms";
+import { ErrorNotice, splitList, useTask } from "../ui";
 import {
   type ContextAnswer,
   ContextResult,
@@ -31,65 +39,57 @@ const MODES: Array<{ mode: Mode; label: string; hint: string }> = [
   },
 ];
 
+const FORMATS = ["text", "structured"];
+
 export function QueryView({ api }: { api: Api }) {
   const [mode, setMode] = useState<Mode>("recall");
-  const [query, setQuery] = useState("");
-  const [namespace, setNamespace] = useState("");
-  const [sessionId, setSessionId] = useState("");
-  const [agentId, setAgentId] = useState("");
-  const [tags, setTags] = useState("");
-  const [limit, setLimit] = useState("10");
-  const [minSimilarity, setMinSimilarity] = useState("0");
-  const [format, setFormat] = useState("text");
-  const [maxTokens, setMaxTokens] = useState("4000");
+  const query = useField("");
+  const namespace = useField("");
+  const sessionId = useField("");
+  const agentId = useField("");
+  const tags = useField("");
+  const limit = useField("10");
+  const minSimilarity = useField("0");
+  const format = useField("text");
+  const maxTokens = useField("4000");
   const [answer, setAnswer] = useState<Answer | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const task = useTask();
 
   const scope = {
-    ...(namespace ? { namespace } : {}),
-    ...(sessionId ? { session_id: sessionId } : {}),
-    ...(agentId ? { agent_id: agentId } : {}),
+    ...(namespace.value ? { namespace: namespace.value } : {}),
+    ...(sessionId.value ? { session_id: sessionId.value } : {}),
+    ...(agentId.value ? { agent_id: agentId.value } : {}),
   };
-  const tagList = splitList(tags);
+  const tagList = splitList(tags.value);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (mode === "recall") {
-        const body = await api.post<RecallAnswer>("/v1/recall", {
-          query,
-          limit: Number(limit),
-          min_similarity: Number(minSimilarity),
-          ...scope,
-          ...(tagList.length > 0 ? { filters: { tags: tagList } } : {}),
-        });
-        setAnswer({ mode, body });
-      } else if (mode === "search") {
-        const body = await api.post<SearchAnswer>("/v1/search", {
-          query,
-          limit: Number(limit),
-          ...scope,
-          ...(tagList.length > 0 ? { tags: tagList } : {}),
-        });
-        setAnswer({ mode, body });
-      } else {
-        const body = await api.post<ContextAnswer>("/v1/context", {
-          ...(query.trim() ? { query } : {}),
-          max_memories: Number(limit),
-          max_tokens: Number(maxTokens),
-          format,
-          ...scope,
-        });
-        setAnswer({ mode, body });
-      }
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+  const ask = async (): Promise<Answer> => {
+    if (mode === "recall") {
+      const body = await api.post<RecallAnswer>("/v1/recall", {
+        query: query.value,
+        limit: Number(limit.value),
+        min_similarity: Number(minSimilarity.value),
+        ...scope,
+        ...(tagList.length > 0 ? { filters: { tags: tagList } } : {}),
+      });
+      return { mode, body };
     }
+    if (mode === "search") {
+      const body = await api.post<SearchAnswer>("/v1/search", {
+        query: query.value,
+        limit: Number(limit.value),
+        ...scope,
+        ...(tagList.length > 0 ? { tags: tagList } : {}),
+      });
+      return { mode, body };
+    }
+    const body = await api.post<ContextAnswer>("/v1/context", {
+      ...(query.value.trim() ? { query: query.value } : {}),
+      max_memories: Number(limit.value),
+      max_tokens: Number(maxTokens.value),
+      format: format.value,
+      ...scope,
+    });
+    return { mode, body };
   };
 
   const current = MODES.find((m) => m.mode === mode);
@@ -98,7 +98,7 @@ export function QueryView({ api }: { api: Api }) {
       <h1 id="query-title" tabIndex={-1}>
         Recall &amp; search
       </h1>
-      <form onSubmit={submit} class="query">
+      <Form class="query" onSubmit={() => void task.run(async () => setAnswer(await ask()))}>
         <fieldset class="modes">
           <legend>What to run</legend>
           {MODES.map((m) => (
@@ -111,7 +111,7 @@ export function QueryView({ api }: { api: Api }) {
                 onChange={() => {
                   setMode(m.mode);
                   setAnswer(null);
-                  setError(null);
+                  task.setError(null);
                 }}
               />
               {m.label}
@@ -119,106 +119,48 @@ export function QueryView({ api }: { api: Api }) {
           ))}
           <p class="muted">{current?.hint}</p>
         </fieldset>
-        <div class="field wide">
-          <label for="q-query">
-            Query{mode === "context" ? " (optional: without one, pinned and important first)" : ""}
-          </label>
-          <textarea
-            id="q-query"
-            rows={2}
-            required={mode !== "context"}
-            value={query}
-            onInput={(e) => setQuery(e.currentTarget.value)}
-          />
-        </div>
+        <TextAreaField
+          id="q-query"
+          label={`Query${mode === "context" ? " (optional: without one, pinned and important first)" : ""}`}
+          rows={2}
+          required={mode !== "context"}
+          {...query}
+        />
         <div class="row">
-          <div class="field">
-            <label for="q-limit">{mode === "context" ? "Max memories" : "Results"}</label>
-            <input
-              id="q-limit"
-              type="number"
-              min={1}
-              max={100}
-              value={limit}
-              onInput={(e) => setLimit(e.currentTarget.value)}
-            />
-          </div>
+          <TextField
+            id="q-limit"
+            label={mode === "context" ? "Max memories" : "Results"}
+            type="number"
+            min={1}
+            max={100}
+            {...limit}
+          />
           {mode === "recall" && (
-            <div class="field">
-              <label for="q-min">Minimum score</label>
-              <input
-                id="q-min"
-                type="number"
-                min={0}
-                max={1}
-                step={0.001}
-                value={minSimilarity}
-                onInput={(e) => setMinSimilarity(e.currentTarget.value)}
-              />
-            </div>
+            <FractionField id="q-min" label="Minimum score" step={0.001} {...minSimilarity} />
           )}
           {mode === "context" && (
             <>
-              <div class="field">
-                <label for="q-format">Format</label>
-                <select
-                  id="q-format"
-                  value={format}
-                  onChange={(e) => setFormat(e.currentTarget.value)}
-                >
-                  <option value="text">text</option>
-                  <option value="structured">structured</option>
-                </select>
-              </div>
-              <div class="field">
-                <label for="q-tokens">Max tokens</label>
-                <input
-                  id="q-tokens"
-                  type="number"
-                  min={100}
-                  max={16000}
-                  value={maxTokens}
-                  onInput={(e) => setMaxTokens(e.currentTarget.value)}
-                />
-              </div>
+              <SelectField id="q-format" label="Format" choices={FORMATS} {...format} />
+              <TextField
+                id="q-tokens"
+                label="Max tokens"
+                type="number"
+                min={100}
+                max={16000}
+                {...maxTokens}
+              />
             </>
           )}
-          <div class="field">
-            <label for="q-namespace">Namespace</label>
-            <input
-              id="q-namespace"
-              value={namespace}
-              onInput={(e) => setNamespace(e.currentTarget.value)}
-            />
-          </div>
-          <div class="field">
-            <label for="q-session">Session</label>
-            <input
-              id="q-session"
-              value={sessionId}
-              onInput={(e) => setSessionId(e.currentTarget.value)}
-            />
-          </div>
-          <div class="field">
-            <label for="q-agent">Agent</label>
-            <input
-              id="q-agent"
-              value={agentId}
-              onInput={(e) => setAgentId(e.currentTarget.value)}
-            />
-          </div>
-          {mode !== "context" && (
-            <div class="field">
-              <label for="q-tags">Tags (any of)</label>
-              <input id="q-tags" value={tags} onInput={(e) => setTags(e.currentTarget.value)} />
-            </div>
-          )}
+          <TextField id="q-namespace" label="Namespace" {...namespace} />
+          <TextField id="q-session" label="Session" {...sessionId} />
+          <TextField id="q-agent" label="Agent" {...agentId} />
+          {mode !== "context" && <TextField id="q-tags" label="Tags (any of)" {...tags} />}
         </div>
-        <button type="submit" disabled={busy}>
-          {busy ? "Running…" : (current?.label ?? "Run")}
-        </button>
-      </form>
-      <ErrorNotice error={error} />
+        <Submit busy={task.busy} busyText="Running…">
+          {current?.label ?? "Run"}
+        </Submit>
+      </Form>
+      <ErrorNotice error={task.error} />
       {answer?.mode === "recall" && <RecallResults body={answer.body} />}
       {answer?.mode === "search" && <SearchResults body={answer.body} />}
       {answer?.mode === "context" && <ContextResult body={answer.body} />}

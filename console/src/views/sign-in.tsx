@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import type { Api } from "../api";
+import { Form, Submit } from "../components/forms";
 import type { ConsoleConfig } from "../config";
 import {
   injectedProvider,
@@ -8,7 +9,7 @@ import {
   signInWithKey,
   signInWithTestWallet,
 } from "../session";
-import { ErrorNotice } from "../ui";
+import { ErrorNotice, useTask } from "../ui";
 
 export function SignInView(props: {
   api: Api;
@@ -18,22 +19,12 @@ export function SignInView(props: {
   reason: unknown;
 }) {
   const { api, config, onSignIn } = props;
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const task = useTask();
   const [key, setKey] = useState("");
   const provider = injectedProvider();
 
-  const run = async (label: string, signIn: () => Promise<Session>) => {
-    setBusy(label);
-    setError(null);
-    try {
-      onSignIn(await signIn());
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(null);
-    }
-  };
+  const run = (name: string, signIn: () => Promise<Session>) =>
+    task.run(async () => onSignIn(await signIn()), name);
 
   return (
     <section class="sign-in" aria-labelledby="sign-in-title">
@@ -46,7 +37,7 @@ export function SignInView(props: {
         until you sign out or close it.
       </p>
       {props.reason ? <ErrorNotice error={props.reason} context="You were signed out" /> : null}
-      <ErrorNotice error={error} context="Sign-in failed" />
+      <ErrorNotice error={task.error} context="Sign-in failed" />
 
       <div class="cards">
         <section class="card" aria-labelledby="wallet-title">
@@ -54,21 +45,18 @@ export function SignInView(props: {
           <p>An injected EIP-1193 wallet (a browser extension) signs the message.</p>
           <button
             type="button"
-            disabled={!provider || busy !== null}
+            disabled={!provider || task.busy}
             onClick={() => provider && run("wallet", () => signInWithBrowserWallet(api, provider))}
           >
-            {busy === "wallet" ? "Waiting for the wallet…" : "Sign in with browser wallet"}
+            {task.running === "wallet" ? "Waiting for the wallet…" : "Sign in with browser wallet"}
           </button>
           {!provider && <p class="muted">No browser wallet was found in this browser.</p>}
         </section>
 
         <section class="card" aria-labelledby="key-title">
           <h2 id="key-title">Private key of a throwaway wallet</h2>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              void run("key", () => signInWithKey(api, key)).then(() => setKey(""));
-            }}
+          <Form
+            onSubmit={() => void run("key", () => signInWithKey(api, key)).then(() => setKey(""))}
           >
             <p class="warning" id="key-warning">
               <strong>Only for a test wallet that holds nothing.</strong> Never paste the key of a
@@ -85,10 +73,14 @@ export function SignInView(props: {
               value={key}
               onInput={(e) => setKey(e.currentTarget.value)}
             />
-            <button type="submit" disabled={busy !== null || key.trim() === ""}>
-              {busy === "key" ? "Signing in…" : "Sign in with this key"}
-            </button>
-          </form>
+            <Submit
+              busy={task.running === "key"}
+              busyText="Signing in…"
+              disabled={task.busy || key.trim() === ""}
+            >
+              Sign in with this key
+            </Submit>
+          </Form>
         </section>
 
         {config?.test_wallet && (
@@ -101,10 +93,10 @@ export function SignInView(props: {
             </p>
             <button
               type="button"
-              disabled={busy !== null}
+              disabled={task.busy}
               onClick={() => run("test", () => signInWithTestWallet(api))}
             >
-              {busy === "test" ? "Signing in…" : "Use a new test wallet"}
+              {task.running === "test" ? "Signing in…" : "Use a new test wallet"}
             </button>
           </section>
         )}

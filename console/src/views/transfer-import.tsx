@@ -1,6 +1,8 @@
 /** The import card: JSON or CSV through POST /v1/import, Markdown through POST /v1/migrate, with progress. */
 import { useRef, useState } from "preact/hooks";
 import { type Api, ApiError } from "../api";
+import { type Choice, Field, SelectField, TextField, useField } from "../components/fields";
+import { Actions, Form, Submit } from "../components/forms";
 import {
   chunk,
   type ExportFormat,
@@ -11,7 +13,14 @@ import {
   parseCsvImport,
   parseJsonImport,
 } from "../transfer";
-import { ErrorNotice, Status } from "../ui";
+import { ErrorNotice, Status, useTask } from "../ui";
+
+const FORMATS: Choice[] = [
+  ["auto", "from the file name"],
+  ["json", "JSON"],
+  ["csv", "CSV"],
+  ["markdown", "Markdown"],
+];
 
 interface Progress {
   done: number;
@@ -56,14 +65,41 @@ async function withRetry<T>(
   }
 }
 
+/** One import under way: its progress, how it shows it, and whether it was cancelled. */
+interface Run {
+  state: Progress;
+  show: () => void;
+  onWait: (seconds: number) => void;
+  cancelled: () => boolean;
+}
+
+/** Sends the parts a request each until cancelled, adding what each created and skipped. */
+async function sendParts<P, A>(
+  run: Run,
+  parts: P[][],
+  send: (part: P[]) => Promise<A>,
+  count: (answer: A) => readonly [created: number, skipped: number],
+) {
+  for (const part of parts) {
+    if (run.cancelled()) break;
+    const answer = await withRetry(() => send(part), run.onWait, run.cancelled);
+    const [created, skipped] = count(answer);
+    run.state.imported += created;
+    run.state.skipped += skipped;
+    run.state.done += part.length;
+    run.state.requests++;
+    run.show();
+  }
+}
+
 export function ImportCard({ api }: { api: Api }) {
   const [files, setFiles] = useState<File[]>([]);
-  const [format, setFormat] = useState<"auto" | ExportFormat>("auto");
-  const [namespace, setNamespace] = useState("");
+  const formatField = useField("auto");
+  const format = formatField.value as "auto" | ExportFormat;
+  const namespace = useField("");
   const [progress, setProgress] = useState<Progress | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState("");
-  const [busy, setBusy] = useState(false);
+  const task = useTask();
   const [migrateErrors, setMigrateErrors] = useState<Array<{ filename: string; error: string }>>(
     [],
   );
@@ -77,85 +113,66 @@ export function ImportCard({ api }: { api: Api }) {
     return guessed;
   };
 
-  const run = async (event: Event) => {
-    event.preventDefault();
+  const run = async () => {
     cancelRef.current = false;
-    setBusy(true);
-    setError(null);
     setResult("");
     setMigrateErrors([]);
     setProgress(null);
-    try {
-      const items: ImportItem[] = [];
-      const markdown: Array<{ filename: string; content: string }> = [];
-      for (const file of files) {
-        const text = await file.text();
-        const kind = formatOf(file);
-        if (kind === "markdown") markdown.push({ filename: file.name, content: text });
-        else items.push(...(kind === "json" ? parseJsonImport(text) : parseCsvImport(text)));
-      }
-      if (namespace.trim()) for (const item of items) item.namespace = namespace.trim();
-      const memoryChunks = chunk(items, IMPORT_CHUNK);
-      const fileChunks = chunk(markdown, MIGRATE_CHUNK);
-      const state: Progress = {
-        done: 0,
-        total: items.length + markdown.length,
-        requests: 0,
-        totalRequests: memoryChunks.length + fileChunks.length,
-        unit: markdown.length > 0 && items.length === 0 ? "files" : "memories",
-        imported: 0,
-        skipped: 0,
-        waiting: "",
-      };
-      const show = () => setProgress({ ...state });
-      const onWait = (s: number) => {
-        state.waiting = s > 0 ? `Rate limited: waiting ${s} s` : "";
-        show();
-      };
-      show();
-      for (const part of memoryChunks) {
-        if (cancelRef.current) break;
-        const answer = await withRetry(
-          () => api.post<ImportAnswer>("/v1/import", { memories: part }),
-          onWait,
-          () => cancelRef.current,
-        );
-        state.imported += answer.imported;
-        state.skipped += answer.skipped;
-        state.done += part.length;
-        state.requests++;
-        show();
-      }
-      const errors: Array<{ filename: string; error: string }> = [];
-      for (const part of fileChunks) {
-        if (cancelRef.current) break;
-        const answer = await withRetry(
-          () =>
-            api.post<MigrateAnswer>("/v1/migrate", {
-              files: part,
-              ...(namespace.trim() ? { namespace: namespace.trim() } : {}),
-            }),
-          onWait,
-          () => cancelRef.current,
-        );
-        state.imported += answer.memories_created;
-        state.skipped += answer.memories_deduplicated;
-        state.done += part.length;
-        state.requests++;
-        errors.push(...(answer.errors ?? []));
-        show();
-      }
-      setMigrateErrors(errors);
-      setResult(
-        `${cancelRef.current ? "Cancelled after" : "Done:"} ${state.requests} of ${state.totalRequests} requests. ${state.imported} memories created, ${state.skipped} already there (merged or skipped as duplicates).`,
-      );
-      if (inputRef.current) inputRef.current.value = "";
-      setFiles([]);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+    const items: ImportItem[] = [];
+    const markdown: Array<{ filename: string; content: string }> = [];
+    for (const file of files) {
+      const text = await file.text();
+      const kind = formatOf(file);
+      if (kind === "markdown") markdown.push({ filename: file.name, content: text });
+      else items.push(...(kind === "json" ? parseJsonImport(text) : parseCsvImport(text)));
     }
+    const into = namespace.value.trim();
+    if (into) for (const item of items) item.namespace = into;
+    const memoryChunks = chunk(items, IMPORT_CHUNK);
+    const fileChunks = chunk(markdown, MIGRATE_CHUNK);
+    const state: Progress = {
+      done: 0,
+      total: items.length + markdown.length,
+      requests: 0,
+      totalRequests: memoryChunks.length + fileChunks.length,
+      unit: markdown.length > 0 && items.length === 0 ? "files" : "memories",
+      imported: 0,
+      skipped: 0,
+      waiting: "",
+    };
+    const show = () => setProgress({ ...state });
+    const onWait = (s: number) => {
+      state.waiting = s > 0 ? `Rate limited: waiting ${s} s` : "";
+      show();
+    };
+    const current: Run = { state, show, onWait, cancelled: () => cancelRef.current };
+    show();
+    await sendParts(
+      current,
+      memoryChunks,
+      (memories) => api.post<ImportAnswer>("/v1/import", { memories }),
+      (answer) => [answer.imported, answer.skipped],
+    );
+    const errors: Array<{ filename: string; error: string }> = [];
+    await sendParts(
+      current,
+      fileChunks,
+      (part) =>
+        api.post<MigrateAnswer>("/v1/migrate", {
+          files: part,
+          ...(into ? { namespace: into } : {}),
+        }),
+      (answer) => {
+        errors.push(...(answer.errors ?? []));
+        return [answer.memories_created, answer.memories_deduplicated];
+      },
+    );
+    setMigrateErrors(errors);
+    setResult(
+      `${cancelRef.current ? "Cancelled after" : "Done:"} ${state.requests} of ${state.totalRequests} requests. ${state.imported} memories created, ${state.skipped} already there (merged or skipped as duplicates).`,
+    );
+    if (inputRef.current) inputRef.current.value = "";
+    setFiles([]);
   };
 
   const pct =
@@ -170,9 +187,8 @@ export function ImportCard({ api }: { api: Api }) {
         <code>##</code> section (a paid call per request). Memories already stored are merged, not
         duplicated.
       </p>
-      <form onSubmit={run}>
-        <div class="field wide">
-          <label for="i-files">Files</label>
+      <Form onSubmit={() => void task.run(run)}>
+        <Field id="i-files" label="Files" width="wide">
           <input
             id="i-files"
             ref={inputRef}
@@ -181,35 +197,20 @@ export function ImportCard({ api }: { api: Api }) {
             accept=".json,.csv,.md,.markdown,application/json,text/csv,text/markdown"
             onChange={(e) => setFiles([...(e.currentTarget.files ?? [])])}
           />
-        </div>
+        </Field>
         <div class="row">
-          <div class="field">
-            <label for="i-format">Format</label>
-            <select
-              id="i-format"
-              value={format}
-              onChange={(e) => setFormat(e.currentTarget.value as "auto" | ExportFormat)}
-            >
-              <option value="auto">from the file name</option>
-              <option value="json">JSON</option>
-              <option value="csv">CSV</option>
-              <option value="markdown">Markdown</option>
-            </select>
-          </div>
-          <div class="field">
-            <label for="i-namespace">Into namespace (empty: as in the file)</label>
-            <input
-              id="i-namespace"
-              value={namespace}
-              onInput={(e) => setNamespace(e.currentTarget.value)}
-            />
-          </div>
+          <SelectField id="i-format" label="Format" choices={FORMATS} {...formatField} />
+          <TextField
+            id="i-namespace"
+            label="Into namespace (empty: as in the file)"
+            {...namespace}
+          />
         </div>
-        <div class="actions">
-          <button type="submit" disabled={busy || files.length === 0}>
-            {busy ? "Importing…" : "Import"}
-          </button>
-          {busy && (
+        <Actions>
+          <Submit busy={task.busy} busyText="Importing…" disabled={files.length === 0}>
+            Import
+          </Submit>
+          {task.busy && (
             <button
               type="button"
               class="secondary"
@@ -220,8 +221,8 @@ export function ImportCard({ api }: { api: Api }) {
               Cancel
             </button>
           )}
-        </div>
-      </form>
+        </Actions>
+      </Form>
       {progress && (
         <div class="progress" data-testid="import-progress">
           <label for="import-bar">
@@ -234,7 +235,7 @@ export function ImportCard({ api }: { api: Api }) {
           {progress.waiting && <p class="muted">{progress.waiting}</p>}
         </div>
       )}
-      <ErrorNotice error={error} context="Import stopped" />
+      <ErrorNotice error={task.error} context="Import stopped" />
       {result && <Status>{result}</Status>}
       {migrateErrors.length > 0 && (
         <ul class="notice error" aria-label="Files that failed">

@@ -1,5 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Api } from "../api";
+import { Checkbox, type Choice, SelectField, TextField, useField } from "../components/fields";
+import { Actions, Form, Submit } from "../components/forms";
 import {
   EXPORT_EXTENSION,
   EXPORT_MIME,
@@ -7,7 +9,7 @@ import {
   type ExportFormat,
   joinExportPages,
 } from "../transfer";
-import { ErrorNotice, Status } from "../ui";
+import { ErrorNotice, Status, useTask } from "../ui";
 import { ImportCard } from "./transfer-import";
 
 interface ExportAnswer {
@@ -15,6 +17,12 @@ interface ExportAnswer {
   memories: unknown;
   count: number;
 }
+
+const FORMATS: Choice[] = [
+  ["json", "JSON (re-importable)"],
+  ["csv", "CSV (re-importable)"],
+  ["markdown", "Markdown"],
+];
 
 interface ExportFile {
   url: string;
@@ -38,91 +46,59 @@ export function TransferView({ api }: { api: Api }) {
 }
 
 function ExportCard({ api }: { api: Api }) {
-  const [format, setFormat] = useState<ExportFormat>("json");
-  const [namespace, setNamespace] = useState("");
+  const formatField = useField("json");
+  const format = formatField.value as ExportFormat;
+  const namespace = useField("");
   const [includeDeleted, setIncludeDeleted] = useState(false);
   const [file, setFile] = useState<ExportFile | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const task = useTask();
 
   useEffect(() => () => (file ? URL.revokeObjectURL(file.url) : undefined), [file]);
 
-  const run = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const run = async () => {
     setFile(null);
-    try {
-      const pages: unknown[] = [];
-      let count = 0;
-      for (let offset = 0; ; offset += EXPORT_PAGE) {
-        const page = await api.get<ExportAnswer>("/v1/export", {
-          format,
-          namespace,
-          include_deleted: includeDeleted ? "true" : undefined,
-          limit: EXPORT_PAGE,
-          offset,
-        });
-        pages.push(page.memories);
-        count += page.count;
-        if (page.count < EXPORT_PAGE) break;
-      }
-      const text = joinExportPages(format, pages, count);
-      const stamp = new Date().toISOString().slice(0, 19).replaceAll(":", "-");
-      setFile({
-        url: URL.createObjectURL(new Blob([text], { type: EXPORT_MIME[format] })),
-        name: `memories-${stamp}.${EXPORT_EXTENSION[format]}`,
-        count,
-        preview: text.length > 1500 ? `${text.slice(0, 1500)}\n…` : text,
+    const pages: unknown[] = [];
+    let count = 0;
+    for (let offset = 0; ; offset += EXPORT_PAGE) {
+      const page = await api.get<ExportAnswer>("/v1/export", {
+        format,
+        namespace: namespace.value,
+        include_deleted: includeDeleted ? "true" : undefined,
+        limit: EXPORT_PAGE,
+        offset,
       });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+      pages.push(page.memories);
+      count += page.count;
+      if (page.count < EXPORT_PAGE) break;
     }
+    const text = joinExportPages(format, pages, count);
+    const stamp = new Date().toISOString().slice(0, 19).replaceAll(":", "-");
+    setFile({
+      url: URL.createObjectURL(new Blob([text], { type: EXPORT_MIME[format] })),
+      name: `memories-${stamp}.${EXPORT_EXTENSION[format]}`,
+      count,
+      preview: text.length > 1500 ? `${text.slice(0, 1500)}\n…` : text,
+    });
   };
 
   return (
     <section class="card" aria-labelledby="export-title">
       <h2 id="export-title">Export</h2>
-      <form onSubmit={run}>
+      <Form onSubmit={() => void task.run(run)}>
         <div class="row">
-          <div class="field">
-            <label for="x-format">Format</label>
-            <select
-              id="x-format"
-              value={format}
-              onChange={(e) => setFormat(e.currentTarget.value as ExportFormat)}
-            >
-              <option value="json">JSON (re-importable)</option>
-              <option value="csv">CSV (re-importable)</option>
-              <option value="markdown">Markdown</option>
-            </select>
-          </div>
-          <div class="field">
-            <label for="x-namespace">Namespace (empty: all)</label>
-            <input
-              id="x-namespace"
-              value={namespace}
-              onInput={(e) => setNamespace(e.currentTarget.value)}
-            />
-          </div>
+          <SelectField id="x-format" label="Format" choices={FORMATS} {...formatField} />
+          <TextField id="x-namespace" label="Namespace (empty: all)" {...namespace} />
         </div>
-        <label class="checkbox">
-          <input
-            type="checkbox"
-            checked={includeDeleted}
-            onChange={(e) => setIncludeDeleted(e.currentTarget.checked)}
-          />
+        <Checkbox checked={includeDeleted} onChecked={setIncludeDeleted}>
           Include deleted memories
-        </label>
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            {busy ? "Exporting…" : "Export"}
-          </button>
-        </div>
-      </form>
-      <ErrorNotice error={error} context="Export failed" />
+        </Checkbox>
+        <Actions>
+          <Submit busy={task.busy} busyText="Exporting…">
+            Export
+          </Submit>
+        </Actions>
+      </Form>
+      <ErrorNotice error={task.error} context="Export failed" />
       {file && (
         <div class="export-result">
           <Status>

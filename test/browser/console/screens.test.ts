@@ -5,6 +5,7 @@
  * in its own browser context; screenshots of each screen go to test-artifacts/console/.
  */
 import { describe, expect, it } from "vitest";
+import { RECALL_SIGNALS } from "../../../console/src/signals";
 import { apiSession, newAccount, openPage, screenshot, useStackAndBrowser } from "../harness";
 import { signInWithTestWallet, text, unlabelled, waitForText } from "./pages";
 
@@ -150,18 +151,8 @@ describe("signed in with the dev test wallet", () => {
     for (const cell of await recallRows.first().locator("td[data-signal]").all()) {
       signals[String(await cell.getAttribute("data-signal"))] = Number(await text(cell));
     }
-    for (const name of [
-      "score",
-      "vector",
-      "keyword",
-      "recency",
-      "base_importance",
-      "effective_importance",
-      "context_importance",
-      "relation_count",
-      "type_decay",
-      "access_boost",
-    ]) {
+    // The score, each signal of docs/recall.md's table, and the access boost.
+    for (const name of ["score", ...RECALL_SIGNALS, "access_boost"]) {
       expect(Number.isFinite(signals[name]), name).toBe(true);
     }
     expect(signals.base_importance).toBeCloseTo(0.8, 4);
