@@ -5,7 +5,7 @@
  */
 import type { EmbedServer } from "../systems/embed-server";
 import { createMem0, type loadMem0 } from "../systems/mem0";
-import { K, type System } from "./types";
+import { K, type System, warmUpOnce } from "./types";
 
 export async function mem0System(
   mod: Exclude<Awaited<ReturnType<typeof loadMem0>>, string>,
@@ -13,16 +13,15 @@ export async function mem0System(
 ): Promise<System> {
   // One Mem0 for every conversation, a user each: how an application would deploy it.
   const store = await createMem0(mod, embed);
-  let warm = false;
+  const warmUp = warmUpOnce(async (turns, questions) => {
+    for (const t of turns) await store.add("warm-up", [t.content]);
+    for (const q of questions) await store.search("warm-up", q.question, K);
+  });
   return {
     key: "mem0",
     label: "Mem0 (in process)",
     async prepare(conv) {
-      if (!warm) {
-        for (const t of conv.turns.slice(0, 20)) await store.add("warm-up", [t.content]);
-        for (const q of conv.questions.slice(0, 10)) await store.search("warm-up", q.question, K);
-        warm = true;
-      }
+      await warmUp(conv);
       const userId = `locomo-${conv.sampleId}`;
       const diaIds = new Map<string, string[]>();
       const started = performance.now();

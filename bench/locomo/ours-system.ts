@@ -6,7 +6,7 @@
  */
 import { newWallet } from "../lib/http-client";
 import { timingMeans } from "../lib/stats";
-import { type DedupOutcome, K, type System } from "./types";
+import { type DedupOutcome, K, type System, warmUpOnce } from "./types";
 
 const BATCH = 100;
 
@@ -31,21 +31,19 @@ function holds(content: string, text: string): boolean {
 }
 
 export function oursSystem(baseUrl: string): System {
-  let warm = false;
+  const warmUp = warmUpOnce(async (turns, questions) => {
+    // A throwaway wallet, so that warming up leaves no access counts on the real ones.
+    const w = newWallet(baseUrl);
+    await w.call("POST", "/v1/store/batch", {
+      memories: turns.map((t) => ({ content: t.content })),
+    });
+    for (const q of questions) await w.call("POST", "/v1/recall", { query: q.question, limit: K });
+  });
   return {
     key: "ours",
     label: "ours (HTTP)",
     async prepare(conv) {
-      if (!warm) {
-        // A throwaway wallet, so that warming up leaves no access counts on the real ones.
-        const w = newWallet(baseUrl);
-        await w.call("POST", "/v1/store/batch", {
-          memories: conv.turns.slice(0, 20).map((t) => ({ content: t.content })),
-        });
-        for (const q of conv.questions.slice(0, 10))
-          await w.call("POST", "/v1/recall", { query: q.question, limit: K });
-        warm = true;
-      }
+      await warmUp(conv);
       const wallet = newWallet(baseUrl);
       const turnsOf = new Map<string, TurnRef[]>();
       let ingestMs = 0;

@@ -1,7 +1,8 @@
 /**
  * The shapes the LoCoMo part passes between its files (a system, its answers, the per-question
  * results and the per-system report written to the JSON) and K, the one result-list length.
- * Split out of the former bench/locomo/index.ts so that each job's file stays short.
+ * Split out of the former bench/locomo/index.ts so that each job's file stays short; also
+ * the one warm-up every system runs.
  */
 
 import type { LatencySummary } from "../lib/stats";
@@ -34,6 +35,21 @@ export interface System {
   key: string;
   label: string;
   prepare(conv: Conversation): Promise<Prepared>;
+}
+
+/**
+ * A system's warm-up, run once, on the first conversation it is given: its first 20 turns
+ * stored and its first 10 questions asked, outside every measurement and every real user.
+ */
+export function warmUpOnce(
+  warmUp: (turns: Conversation["turns"], questions: Conversation["questions"]) => Promise<void>,
+): (conv: Conversation) => Promise<void> {
+  let warm = false;
+  return async (conv) => {
+    if (warm) return;
+    warm = true;
+    await warmUp(conv.turns.slice(0, 20), conv.questions.slice(0, 10));
+  };
 }
 
 export interface QuestionResult {
