@@ -106,7 +106,7 @@ export interface Job {
 }
 
 // The API's own lists, so a type added there shows up here.
-export { MEMORY_TYPES, RELATION_TYPES } from "../../worker/memories/kinds";
+export { MEMORY_TYPES, RELATION_TYPES } from "../../schema/kinds";
 
 /** A failed call: the API's error body when there was one, else what the browser saw. */
 export class ApiError extends Error {

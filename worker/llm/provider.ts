@@ -5,7 +5,7 @@
  * `workers-ai` (env.AI, an instruct model with JSON output) and `openai` (any
  * OpenAI-compatible chat-completions endpoint).
  */
-import type { MemoryType } from "../memories/fields";
+import type { MemoryType } from "../../schema/kinds";
 
 export interface ChatMessage {
   role: string;

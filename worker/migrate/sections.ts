@@ -11,7 +11,7 @@
  *     holds such a date, then the header's words (lower-case, 3+ letters, no stop words), up
  *     to 10 tags in all.
  */
-import type { MemoryType } from "../memories/fields";
+import type { MemoryType } from "../../schema/kinds";
 
 export const SECTION_MAX = 8000;
 export const SECTION_MIN = 10;

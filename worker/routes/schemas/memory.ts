@@ -3,7 +3,7 @@
  * forms. Field names and nullability follow rows.ts toMemory, which every read goes through.
  */
 import { z } from "@hono/zod-openapi";
-import { MEMORY_TYPES } from "../../memories/kinds";
+import { MEMORY_TYPES } from "../../../schema/kinds";
 
 export const Uuid = z
   .string()

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { RELATION_TYPES } from "../../memories/kinds";
+import { RELATION_TYPES } from "../../../schema/kinds";
 import { MemoryTypeName, Metadata, Timestamp, Uuid } from "./memory";
 
 export const RelationTypeName = z.enum(RELATION_TYPES);

@@ -1,6 +1,7 @@
 /**
- * The spec's memory and relation types. A module of its own, with no imports, so that the
- * web console (console/) shares the very lists the API validates against.
+ * The spec's memory and relation types: the words the `memory_type` and relation `type`
+ * columns hold. A module of its own, with no imports, so that the Worker's validation, its
+ * language-model interface and the web console (console/) share the very same lists.
  */
 export const MEMORY_TYPES = [
   "correction",
