@@ -1,13 +1,11 @@
 /**
- * The rule-based language-model provider (worker/llm/rules.ts), sentence splitting and the
- * chunking of long input: pure functions, deterministic outputs.
+ * The rule-based language-model provider (worker/llm/rules.ts): the facts it extracts from a
+ * conversation and how it merges memories. Pure functions, deterministic outputs.
  */
 import { describe, expect, it } from "vitest";
-import { chunkConversation, chunkText } from "../../worker/ingest/chunk";
 import { countTokens } from "../../worker/lib/tokens";
 import type { ChatMessage } from "../../worker/llm/provider";
 import { RulesProvider } from "../../worker/llm/rules";
-import { splitSentences } from "../../worker/llm/sentences";
 
 const rules = new RulesProvider();
 
@@ -220,31 +218,6 @@ describe("RulesProvider.extractFacts", () => {
   });
 });
 
-describe("splitSentences", () => {
-  it("handles abbreviations, initials, decimals, ellipses and line breaks", () => {
-    expect(
-      splitSentences(
-        "Mr. Smith went to Washington. He arrived at 5 p.m. Then he left! Did he? " +
-          "Yes... and no. Version 1.2 is out. J. R. R. Tolkien wrote it, e.g. this one. " +
-          "See No. 5 on the list.\nwrapped line\ncontinues here.\nNew line",
-      ),
-    ).toEqual([
-      "Mr. Smith went to Washington.",
-      "He arrived at 5 p.m.",
-      "Then he left!",
-      "Did he?",
-      "Yes... and no.",
-      "Version 1.2 is out.",
-      "J. R. R. Tolkien wrote it, e.g. this one.",
-      "See No. 5 on the list.",
-      "wrapped line continues here.",
-      "New line",
-    ]);
-    expect(splitSentences("")).toEqual([]);
-    expect(splitSentences("  \n\n ")).toEqual([]);
-  });
-});
-
 describe("RulesProvider.synthesize", () => {
   it("merges memories: each sentence once, in order, contained sentences dropped", async () => {
     const { content, tokens } = await rules.synthesize([
@@ -268,38 +241,5 @@ describe("RulesProvider.synthesize", () => {
     expect(content.length).toBeLessThanOrEqual(8192);
     expect(content.endsWith("says something.")).toBe(true);
     expect(content.startsWith("Memory number 0 says something. Memory number 1")).toBe(true);
-  });
-});
-
-describe("chunking", () => {
-  it("cuts text on paragraphs, then lines, then sentences, packing up to the size", () => {
-    const para = (n: number) => `Paragraph ${n} sentence one. Sentence two of ${n}.`;
-    const text = [para(1), para(2), para(3)].join("\n\n");
-    expect(chunkText(text, 10_000)).toEqual([text]);
-    expect(chunkText(text, 100)).toEqual([`${para(1)}\n\n${para(2)}`, para(3)]);
-    const long = Array.from({ length: 50 }, (_, i) => `Sentence ${i} is here.`).join(" ");
-    const chunks = chunkText(long, 100);
-    for (const c of chunks) expect(c.length).toBeLessThanOrEqual(100);
-    expect(chunks.join(" ")).toBe(long);
-    // A single word longer than the size is cut hard.
-    expect(chunkText("x".repeat(250), 100).map((c) => c.length)).toEqual([100, 100, 50]);
-  });
-
-  it("packs whole messages, splitting only a message over the size", () => {
-    const m = (role: string, n: number) => ({ role, content: "a".repeat(n) });
-    const groups = chunkConversation(
-      [m("user", 30), m("assistant", 30), m("user", 50), m("user", 250)],
-      100,
-    );
-    expect(groups.map((g) => g.map((x) => [x.role, x.content.length]))).toEqual([
-      [
-        ["user", 30],
-        ["assistant", 30],
-      ],
-      [["user", 50]],
-      [["user", 100]],
-      [["user", 100]],
-      [["user", 50]],
-    ]);
   });
 });

@@ -1,91 +1,26 @@
 /**
  * POST /mcp driven by the official MCP SDK (Client + StreamableHTTPClientTransport) against
- * `npm run dev:chain`, started as a user starts it: tools listed from the contract; store
- * then recall; another wallet sees nothing; bad arguments are tool errors; no identity is
- * MCP's own error with the 401 reason; and, once the wallet's 100 free calls are used, a paid
- * recall over the x402 MCP transport, settled on the local chain.
+ * `npm run dev:chain`, started as a user starts it (dev-chain.ts): tools listed from the
+ * contract; store then recall; another wallet sees nothing; bad arguments are tool errors; no
+ * identity is MCP's own error with the 401 reason; and, once the wallet's 100 free calls are
+ * used, a paid recall over the x402 MCP transport, settled on the local chain. One file, so
+ * one dev server: two started at once race for wrangler's inspector port (9229).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client } from "@x402/fetch";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  type Hex,
-  http,
-} from "viem";
+import { type Address, createPublicClient, createWalletClient, erc20Abi, http } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../local/free-port";
-import { ROOT, waitForHealth } from "../../local/service";
+import { describe, expect, it } from "vitest";
+import { devChain } from "./dev-chain";
 
 const PREFIX = "service-auth";
 
-interface Dev {
-  baseUrl: string;
-  rpcUrl: string;
-  asset: Address;
-  payTo: Address;
-  network: string;
-  payerKey: Hex;
-  process: ChildProcess;
-  dataDir: string;
-}
-
-let dev: Dev;
-
-/** `npm run dev:chain` on free ports with a database of its own; resolves once it is healthy. */
-async function startDev(): Promise<Dev> {
-  const [port, anvilPort] = [await freePort(), await freePort()];
-  const dataDir = mkdtempSync(join(tmpdir(), "mcp-test-"));
-  const child = spawn("npm", ["run", "dev:chain"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      ANVIL_PORT: String(anvilPort),
-      PGLITE_DATA_DIR: join(dataDir, "pglite"),
-    },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let log = "";
-  child.stdout?.on("data", (d) => {
-    log += d;
-  });
-  child.stderr?.on("data", (d) => {
-    log += d;
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForHealth(baseUrl, 180_000).catch((err: unknown) => {
-    throw new Error(`npm run dev:chain did not get healthy: ${err}\n${log}`);
-  });
-  const find = (re: RegExp) => {
-    const m = log.match(re);
-    if (!m?.[1]) throw new Error(`not in the dev log: ${re}\n${log}`);
-    return m[1];
-  };
-  return {
-    baseUrl,
-    rpcUrl: `http://127.0.0.1:${anvilPort}`,
-    asset: find(/token (0x[0-9a-fA-F]{40})/) as Address,
-    payTo: find(/payTo (0x[0-9a-fA-F]{40})/) as Address,
-    network: find(/local chain (eip155:\d+)/),
-    payerKey: find(/private key[^:]*: (0x[0-9a-fA-F]{64})/) as Hex,
-    process: child,
-    dataDir,
-  };
-}
+const dev = devChain();
 
 async function signAuth(account: PrivateKeyAccount) {
   const ts = Math.floor(Date.now() / 1000);
@@ -99,7 +34,7 @@ async function signAuth(account: PrivateKeyAccount) {
  */
 async function connect(account?: PrivateKeyAccount): Promise<Client> {
   let waitUntil = 0;
-  const transport = new StreamableHTTPClientTransport(new URL(`${dev.baseUrl}/mcp`), {
+  const transport = new StreamableHTTPClientTransport(new URL(`${dev().baseUrl}/mcp`), {
     fetch: async (url, init) => {
       const pause = waitUntil - Date.now();
       if (pause > 0) await new Promise((r) => setTimeout(r, pause));
@@ -117,11 +52,11 @@ async function connect(account?: PrivateKeyAccount): Promise<Client> {
   return client;
 }
 
-const chainClient = () => createPublicClient({ chain: foundry, transport: http(dev.rpcUrl) });
+const chainClient = () => createPublicClient({ chain: foundry, transport: http(dev().rpcUrl) });
 
 const balanceOf = (address: Address) =>
   chainClient().readContract({
-    address: dev.asset,
+    address: dev().asset,
     abi: erc20Abi,
     functionName: "balanceOf",
     args: [address],
@@ -130,12 +65,12 @@ const balanceOf = (address: Address) =>
 /** Sends test USDC from the dev chain's funded test payer (its key is in the dev log). */
 async function fund(to: Address, amount: bigint) {
   const wallet = createWalletClient({
-    account: privateKeyToAccount(dev.payerKey),
+    account: privateKeyToAccount(dev().payerKey),
     chain: foundry,
-    transport: http(dev.rpcUrl),
+    transport: http(dev().rpcUrl),
   });
   const hash = await wallet.writeContract({
-    address: dev.asset,
+    address: dev().asset,
     abi: erc20Abi,
     functionName: "transfer",
     args: [to, amount],
@@ -151,22 +86,6 @@ const errorText = (result: unknown) => {
   expect(r.isError).toBe(true);
   return JSON.parse(r.content[0]?.text ?? "{}");
 };
-
-beforeAll(async () => {
-  dev = await startDev();
-}, 240_000);
-
-afterAll(async () => {
-  if (dev?.process.pid) {
-    try {
-      process.kill(-dev.process.pid, "SIGINT");
-    } catch {
-      // already gone
-    }
-    await new Promise((r) => dev.process.once("exit", r));
-  }
-  if (dev) rmSync(dev.dataDir, { recursive: true, force: true });
-}, 60_000);
 
 describe("POST /mcp with the official MCP SDK client", () => {
   it("lists the memory API as tools generated from the contract", async () => {
@@ -283,21 +202,21 @@ describe("POST /mcp with the official MCP SDK client", () => {
     expect(required.x402Version).toBe(2);
     expect(required.accepts[0]).toMatchObject({
       scheme: "exact",
-      network: dev.network,
-      asset: dev.asset,
+      network: dev().network,
+      asset: dev().asset,
       amount: "5000",
-      payTo: dev.payTo,
+      payTo: dev().payTo,
     });
     const wrapped = JSON.parse((asked.content as Array<{ text: string }>)[0]?.text ?? "{}");
     expect(wrapped["x402/error"]).toMatchObject({ code: 402, data: required });
 
     const balance = () => balanceOf(payer.address);
     const before = await balance();
-    const network = dev.network as `${string}:${string}`;
+    const network = dev().network as `${string}:${string}`;
     const x402 = x402Client.fromConfig({
       schemes: [{ network, client: new ExactEvmScheme(payer) }],
       // The local chain's test token is not one of the client's default assets.
-      spendControls: { allowedAssets: [{ network, asset: dev.asset }] },
+      spendControls: { allowedAssets: [{ network, asset: dev().asset }] },
     });
     const payment = await x402.createPaymentPayload(required);
     const paid = await client.callTool({
@@ -310,7 +229,7 @@ describe("POST /mcp with the official MCP SDK client", () => {
     const settlement = (paid._meta as Record<string, Record<string, unknown>>)[
       "x402/payment-response"
     ];
-    expect(settlement).toMatchObject({ success: true, network: dev.network });
+    expect(settlement).toMatchObject({ success: true, network: dev().network });
     expect(String(settlement?.transaction)).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await balance()).toBe(before - 5000n);
     await client.close();

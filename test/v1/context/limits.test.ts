@@ -1,7 +1,7 @@
 /**
  * POST /v1/context: max_memories (and the clients' alias `limit`), the max_tokens budget,
  * validation; summarize never merges distinct facts (the rest of summarize is in
- * test/v1/ingest.test.ts).
+ * test/v1/context/summarize.test.ts).
  */
 import { describe, expect, it } from "vitest";
 import { LocalEmbedder } from "../../../worker/embed/local";
@@ -145,7 +145,7 @@ describe("POST /v1/context: limits", () => {
       { format: "text" },
       { format: "structured" },
       { summarize: false },
-      // summarize merges similar memories (test/v1/ingest.test.ts); one memory stays as it is.
+      // summarize merges similar memories (test/v1/context/summarize.test.ts); one memory stays as it is.
       { summarize: true },
     ]) {
       const res = await w.post("/v1/context", ok);

@@ -1,83 +1,27 @@
 /**
- * The approximate index and its backlog (worker/memories/ann.ts): a wallet above
+ * Search through the approximate index (worker/memories/ann.ts): a wallet above
  * EXACT_SCAN_MAX is searched through its HNSW shard plus an exact scan of the rows not in it
  * yet, so recall and deduplication find the same memories before the indexer has run, after
- * it, and halfway; the indexer takes only wallets above GRAPH_MIN, and two runs at once index
- * each row once. Large wallets are seeded through the data layer (2,000 API stores would
- * dominate the suite's run time); every call under test goes through the API.
+ * it, and halfway; the shard, the search depth and the plan the database uses for it. Every
+ * call under test goes through the API.
  */
-
-import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Db } from "../worker/db/client";
-import { LocalEmbedder } from "../worker/embed/local";
-import { sha256Hex } from "../worker/lib/hash";
-import { vectorLiteral } from "../worker/lib/vector-literal";
+import { LocalEmbedder } from "../../worker/embed/local";
+import { sha256Hex } from "../../worker/lib/hash";
+import { vectorLiteral } from "../../worker/lib/vector-literal";
 import {
   annQueryVector,
   annRows,
-  BACKLOG_MIN,
   EXACT_SCAN_MAX,
   efSearchCap,
   GRAPH_MIN,
   indexBacklog,
-  indexChunk,
   recallEfSearch,
-} from "../worker/memories/ann";
-import { shardOf } from "../worker/memories/shard";
-import { userIdOf, withDb } from "./db";
-import { newWallet, sleep, type Wallet } from "./helpers";
-import { workerWith } from "./worker-with";
-
-const counts = (db: Db, userId: string) =>
-  db
-    .execute<{ indexed: number; backlog: number }>(sql`
-      SELECT count(*) FILTER (WHERE ann)::int AS indexed, count(*) FILTER (WHERE NOT ann)::int AS backlog
-      FROM memories WHERE user_id = ${userId} AND deleted_at IS NULL`)
-    .then((r) => r.rows[0] ?? { indexed: 0, backlog: 0 });
-
-const WORDS = "amber basalt cedar dune ember fjord glacier harbor islet jasper kelp lagoon"
-  .split(" ")
-  .flatMap((a) => ["north", "south", "east", "west"].map((b) => `${a}${b}`));
-const bulkText = (i: number) =>
-  Array.from({ length: 8 }, (_, k) => WORDS[(i * 7 + k * 13 + ((i * k) % 11)) % WORDS.length])
-    .concat(`entry${i}`)
-    .join(" ");
-
-/**
- * A wallet of `n` data-layer memories (none indexed), created through one API store, calling
- * a Worker that puts wallets above `graphMin` memories in the graph.
- */
-async function largeWallet(n: number, graphMin = GRAPH_MIN) {
-  const w = newWallet(
-    graphMin === GRAPH_MIN ? undefined : workerWith({ ...env, GRAPH_MIN: String(graphMin) }),
-  );
-  const first = await w.storeNew("the first memory of a large wallet, stored through the API");
-  const embedder = new LocalEmbedder();
-  const userId = await withDb(async (db) => {
-    const id = await userIdOf(db, w);
-    for (let i = 0; i < n; i += 500) {
-      const texts = Array.from({ length: Math.min(500, n - i) }, (_, j) => bulkText(i + j));
-      const { vectors } = await embedder.embed(texts);
-      const values = texts.map(
-        (t, j) =>
-          sql`(${id}, ${t}, ${`[${(vectors[j] ?? []).join(",")}]`}::vector, ${embedder.model}, md5(${t}))`,
-      );
-      await db.execute(sql`INSERT INTO memories
-        (user_id, content, embedding, embedding_model, content_hash)
-        VALUES ${sql.join(values, sql`, `)}`);
-    }
-    return id;
-  });
-  return { w, userId, first };
-}
-
-const recallTop = async (w: Wallet, query: string) => {
-  const res = await w.post("/v1/recall", { query, limit: 5 });
-  expect(res.status).toBe(200);
-  return res.body.memories.map((m: { content: string }) => m.content);
-};
+} from "../../worker/memories/ann";
+import { shardOf } from "../../worker/memories/shard";
+import { withDb } from "../db";
+import { bulkText, counts, largeWallet, recallTop } from "./fixtures";
 
 describe("the approximate index and its backlog", () => {
   it("computes the shard in the Worker as the database does", async () => {
@@ -225,21 +169,6 @@ describe("the approximate index and its backlog", () => {
     expect(row.rows[0]?.cap).toBe(row.rows[0]?.wasm ? "100" : null);
   });
 
-  it("indexes in shorter statements where the database asks for them", async () => {
-    expect([undefined, null, "", "ten", "0", "10", "100", "500"].map(indexChunk)).toEqual([
-      100, 100, 100, 100, 100, 10, 100, 100,
-    ]);
-    // The embedded database asks for 10 (every other client waits for each statement there);
-    // a server leaves it to the code. The tests above index whole wallets either way.
-    const row = await withDb((db) =>
-      db.execute<{ chunk: string | null; wasm: boolean }>(
-        sql`SELECT current_setting('memory_service.index_chunk', true) AS chunk,
-          version() LIKE '%PGlite%' AS wasm`,
-      ),
-    );
-    expect(row.rows[0]?.chunk).toBe(row.rows[0]?.wasm ? "10" : null);
-  });
-
   it("keeps parallel plans off memories (migration 0010)", async () => {
     // A parallel plan for one wallet's rows spent 12 of recall's 19 ms at 100k starting its
     // workers; a test database is too small for the planner to pick one, so the setting itself
@@ -250,69 +179,5 @@ describe("the approximate index and its backlog", () => {
       ),
     );
     expect(rows.rows[0]?.options).toContain("parallel_workers=0");
-  });
-
-  it("leaves small wallets to exact scans", async () => {
-    const w = newWallet();
-    await w.storeNew("a small wallet keeps its rows out of the HNSW index");
-    const userId = await withDb((db) => userIdOf(db, w));
-    expect(await withDb((db) => indexBacklog(db, userId, GRAPH_MIN))).toBe(0);
-    expect(await withDb((db) => counts(db, userId))).toEqual({ indexed: 0, backlog: 1 });
-  });
-
-  it("keeps wallets of up to the Worker's GRAPH_MIN memories out of the graph", async () => {
-    // Above EXACT_SCAN_MAX, with a full backlog waiting, under a Worker whose GRAPH_MIN is
-    // larger: its store leaves the wallet to exact scans, which find a repeat and recall it.
-    const graphMin = EXACT_SCAN_MAX + 2 * BACKLOG_MIN;
-    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + BACKLOG_MIN, graphMin);
-    const again = await w.post("/v1/store/batch", {
-      memories: [{ content: bulkText(42) }, { content: "one more note, new to the wallet" }],
-    });
-    expect(again.body).toMatchObject({ deduplicated_count: 1 });
-    expect(await recallTop(w, bulkText(2024))).toContain(bulkText(2024));
-    expect(await withDb((db) => indexBacklog(db, userId, graphMin))).toBe(0);
-    expect(await withDb((db) => counts(db, userId))).toEqual({
-      indexed: 0,
-      backlog: EXACT_SCAN_MAX + BACKLOG_MIN + 2,
-    });
-    // The default graph starts where exact recall ends.
-    expect(GRAPH_MIN).toBe(EXACT_SCAN_MAX);
-    expect(await withDb((db) => indexBacklog(db, userId, GRAPH_MIN))).toBe(
-      EXACT_SCAN_MAX + BACKLOG_MIN + 2,
-    );
-  });
-
-  it("indexes a large wallet's new rows after the response once enough wait, and two runs at once once", async () => {
-    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + 50, GRAPH_MIN);
-    const [a, b] = await withDb((db) =>
-      Promise.all([indexBacklog(db, userId, GRAPH_MIN), indexBacklog(db, userId, GRAPH_MIN)]),
-    );
-    expect((a ?? 0) + (b ?? 0)).toBe(EXACT_SCAN_MAX + 51);
-
-    // One new row waits in the backlog (exact scans cover it); BACKLOG_MIN of them are
-    // indexed after the response that completes them.
-    const one = await w.storeNew("stored after the wallet was indexed: it waits for company");
-    const state = (ids: string[]) =>
-      withDb((db) =>
-        db.execute<{ n: number }>(
-          sql`SELECT count(*) FILTER (WHERE ann)::int AS n FROM memories WHERE id = ANY(${sql.param(ids)}::uuid[])`,
-        ),
-      ).then((r) => r.rows[0]?.n ?? 0);
-    expect(await state([one])).toBe(0);
-    const ids = [one];
-    for (let i = 0; ids.length < BACKLOG_MIN; i++) {
-      const batch = Array.from({ length: Math.min(100, BACKLOG_MIN - ids.length) }, (_, j) => ({
-        content: bulkText(100_000 + i * 100 + j),
-      }));
-      const res = await w.post("/v1/store/batch", { memories: batch });
-      expect(res.status).toBe(201);
-      ids.push(...res.body.ids);
-    }
-    let indexed = 0;
-    for (let i = 0; i < 100 && indexed < ids.length; i++) {
-      indexed = await state(ids);
-      if (indexed < ids.length) await sleep(100);
-    }
-    expect(indexed).toBe(ids.length);
   });
 });

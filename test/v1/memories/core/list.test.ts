@@ -1,101 +1,11 @@
 /**
- * Core (pinned) memories: POST /v1/memories/core, GET /v1/memories/core with its aliases
- * GET /v1/core-memories and GET /v1/core, and DELETE /v1/memories/core/:id.
- * Every test uses fresh wallets.
+ * The core (pinned) memories list: GET /v1/memories/core with its aliases GET
+ * /v1/core-memories and GET /v1/core: what it lists and shows, its filters and paging, and
+ * wallet isolation. Every test uses fresh wallets.
  */
 import { describe, expect, it } from "vitest";
-import {
-  expectError,
-  ids,
-  type Json,
-  MISSING_ID,
-  newWallet,
-  sleep,
-  sorted,
-  uniqueText,
-  type Wallet,
-} from "../../helpers";
-import { expectNotFoundUnlessOwnLive } from "./fixtures";
-
-async function core(w: Wallet, query = "", path = "/v1/memories/core"): Promise<Json> {
-  const res = await w.get(`${path}${query ? `?${query}` : ""}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
-
-async function pin(w: Wallet, id: string) {
-  const res = await w.post("/v1/memories/core", { memory_id: id });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(res.body).toEqual({ pinned: true, id });
-}
-
-describe("POST /v1/memories/core", () => {
-  it("pins a memory: {pinned:true,id}, and it shows in the core list", async () => {
-    const w = newWallet();
-    const content = uniqueText("core");
-    const id = await w.store(content, { importance: 0.7, memory_type: "preference", tags: ["a"] });
-    const other = await w.store(uniqueText("not-core"));
-    expect(await core(w)).toEqual({ memories: [], total: 0 });
-
-    await pin(w, id);
-    const m = (await w.get(`/v1/memories/${id}`)).body;
-    expect(m.pinned).toBe(true);
-
-    const list = await core(w);
-    expect(list.total).toBe(1);
-    expect(list.memories).toHaveLength(1);
-    const item = list.memories[0];
-    expect(item).toMatchObject({
-      id,
-      content,
-      importance: 0.7,
-      pinned: true,
-      memory_type: "preference",
-      tags: ["a"],
-      created_at: m.created_at,
-    });
-    // Client extras (the Python SDK parses core items as full memories), as GET shows them.
-    const pinned = (await w.get(`/v1/memories/${id}`)).body;
-    expect(item).toMatchObject({
-      namespace: "default",
-      user_id: pinned.user_id,
-      embedding_model: pinned.embedding_model,
-      updated_at: pinned.updated_at,
-      accessed_at: pinned.accessed_at,
-      access_count: 0,
-    });
-    expect(typeof item.user_id).toBe("string");
-    expect(typeof item.embedding_model).toBe("string");
-    expect(ids(list)).not.toContain(other);
-
-    // Pinning again is harmless.
-    await pin(w, id);
-    expect((await core(w)).total).toBe(1);
-  });
-
-  it("404 for unknown, deleted and another wallet's memory (left unpinned)", async () => {
-    const { owner, other, id } = await expectNotFoundUnlessOwnLive((w, memoryId) =>
-      w.post("/v1/memories/core", { memory_id: memoryId }),
-    );
-    expect((await owner.getMemory(id)).pinned).toBe(false);
-    expect(await core(owner)).toEqual({ memories: [], total: 0 });
-    expect(await core(other)).toEqual({ memories: [], total: 0 });
-  });
-
-  it("422 when memory_id is missing, not a UUID, or the body is not JSON", async () => {
-    const w = newWallet();
-    expectError(await w.post("/v1/memories/core", {}), 422, "VALIDATION_ERROR");
-    expectError(await w.post("/v1/memories/core"), 422, "VALIDATION_ERROR");
-    expectError(
-      await w.post("/v1/memories/core", { memory_id: "not-a-uuid" }),
-      422,
-      "VALIDATION_ERROR",
-    );
-    expectError(await w.post("/v1/memories/core", { memory_id: 7 }), 422, "VALIDATION_ERROR");
-    const malformed = await w.raw("POST", "/v1/memories/core", '{"memory_id": ');
-    expectError(malformed, 422, "VALIDATION_ERROR");
-  });
-});
+import { expectError, ids, newWallet, sleep, sorted, uniqueText } from "../../../helpers";
+import { core, pin } from "./fixtures";
 
 describe("GET /v1/memories/core", () => {
   it("lists pinned memories only, with total, from every way of pinning", async () => {
@@ -259,51 +169,5 @@ describe("GET /v1/memories/core", () => {
       expect(ids(list), path).toEqual([mine]);
       expect(list.total).toBe(1);
     }
-  });
-});
-
-describe("DELETE /v1/memories/core/:id", () => {
-  it("unpins: {unpinned:true,id}; the memory still exists, unpinned", async () => {
-    const w = newWallet();
-    const content = uniqueText("unpin-me");
-    const id = await w.store(content, { pinned: true });
-    const res = await w.del(`/v1/memories/core/${id}`);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ unpinned: true, id });
-
-    const m = await w.get(`/v1/memories/${id}`);
-    expect(m.status).toBe(200);
-    expect(m.body.pinned).toBe(false);
-    expect(m.body.content).toBe(content);
-    expect(await core(w)).toEqual({ memories: [], total: 0 });
-    expect((await w.get("/v1/memories")).body.total).toBe(1);
-
-    // Now it is not pinned: a second unpin is 404.
-    expectError(await w.del(`/v1/memories/core/${id}`), 404, "NOT_FOUND");
-  });
-
-  it("404 for a memory that is not pinned, unknown or deleted", async () => {
-    const w = newWallet();
-    const plain = await w.store(uniqueText("plain"));
-    const gone = await w.store(uniqueText("gone"), { pinned: true });
-    expect((await w.del(`/v1/memories/${gone}`)).status).toBe(200);
-    expectError(await w.del(`/v1/memories/core/${plain}`), 404, "NOT_FOUND");
-    expectError(await w.del(`/v1/memories/core/${MISSING_ID}`), 404, "NOT_FOUND");
-    expectError(await w.del(`/v1/memories/core/${gone}`), 404, "NOT_FOUND");
-    expect((await w.get(`/v1/memories/${plain}`)).body.pinned).toBe(false);
-  });
-
-  it("404 for another wallet's pinned memory, which stays pinned", async () => {
-    const a = newWallet();
-    const b = newWallet();
-    const id = await a.store(uniqueText("a-core"), { pinned: true });
-    expectError(await b.del(`/v1/memories/core/${id}`), 404, "NOT_FOUND");
-    expect((await a.get(`/v1/memories/${id}`)).body.pinned).toBe(true);
-    expect(ids(await core(a))).toEqual([id]);
-  });
-
-  it("422 for a non-UUID id", async () => {
-    const w = newWallet();
-    expectError(await w.del("/v1/memories/core/not-a-uuid"), 422, "VALIDATION_ERROR");
   });
 });

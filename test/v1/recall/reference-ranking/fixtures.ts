@@ -1,18 +1,19 @@
 /**
- * POST /v1/recall against a brute-force reference: every live memory scored directly from
- * its rows in the database, with the lexical embedder and with production's model.
+ * The brute-force reference the recall ranking tests compare POST /v1/recall against: a
+ * wallet of varied memories, every live one scored directly from its rows in the database
+ * (scoreMemory), and the comparison of the API's ranking, scores and signals with it.
  */
 import { sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import type { Embedder } from "../../../worker/embed/embedder";
-import { fmix32, LocalEmbedder } from "../../../worker/embed/local";
-import { OpenAiEmbedder } from "../../../worker/embed/openai";
-import type { CandidateRow } from "../../../worker/recall/candidates";
-import { type Scored, scoreMemory, type VectorScale } from "../../../worker/recall/scoring";
-import { BGE_MODEL, bgeEndpoint, bgeWallet } from "../../bge-worker";
-import { userIdOf, withDb } from "../../db";
-import { ids, type Json, newWallet, sorted, type Wallet } from "../../helpers";
-import { recall, recomputed } from "./fixtures";
+import { expect } from "vitest";
+import type { Embedder } from "../../../../worker/embed/embedder";
+import { fmix32, LocalEmbedder } from "../../../../worker/embed/local";
+import { OpenAiEmbedder } from "../../../../worker/embed/openai";
+import type { CandidateRow } from "../../../../worker/recall/candidates";
+import { type Scored, scoreMemory, type VectorScale } from "../../../../worker/recall/scoring";
+import { BGE_MODEL, bgeEndpoint, bgeWallet } from "../../../bge-worker";
+import { userIdOf, withDb } from "../../../db";
+import { ids, type Json, newWallet, sorted, type Wallet } from "../../../helpers";
+import { recall, recomputed } from "../fixtures";
 
 const DAY = 86_400_000;
 
@@ -234,69 +235,65 @@ const BF_EMBEDDERS = {
   },
 };
 
-describe("POST /v1/recall: brute-force reference ranking", () => {
-  // [query, limit, memories stored, embedder] — two of them are deleted by the fixture.
-  const cases: Array<[string, number, number, keyof typeof BF_EMBEDDERS]> = [
-    ["coffee roast schedule for the morning kitchen", 40, 40, "lexical"],
-    ["espresso morning", 40, 40, "lexical"],
-    ["coffee roast schedule for the morning kitchen", 8, 40, "lexical"],
-    // Larger than the candidate pools (50 per index): a memory with a high access boost but
-    // middling relevance must still rank where brute force puts it.
-    ["coffee roast schedule for the morning kitchen", 10, 200, "lexical"],
-    ["espresso morning", 10, 200, "lexical"],
-    // A semantic model's cosine is rescaled by the query's median and best (scoring.ts).
-    ["coffee roast schedule for the morning kitchen", 8, 40, "bge"],
-    ["espresso morning", 10, 200, "bge"],
-  ];
-  it.each(cases)(
-    "query %j with limit %i over %i memories (%s) ranks exactly like scoring every memory",
-    async (query, limit, size, kind) => {
-      const live = size - 2;
-      const fx = await bruteForceFixture(size, BF_EMBEDDERS[kind].wallet());
-      const refs = await referenceRows(fx, query, BF_EMBEDDERS[kind].embedder());
-      expect(refs).toHaveLength(live);
-      const before = Date.now();
-      const body = await recall(fx.w, { query, limit });
-      const after = Date.now();
-      expect(body.memories).toHaveLength(Math.min(limit, live));
+/** The embedder a case runs with (BF_EMBEDDERS). */
+export type EmbedderKind = keyof typeof BF_EMBEDDERS;
 
-      // The API scored at its own clock: recover it from one memory's recency signal
-      // (recency = exp(-age/30) from created_at), then score everything at that instant.
-      const probe = body.memories.find((m: Json) => m._signals.recency < 0.999) ?? body.memories[0];
-      const apiNow =
-        new Date(probe.created_at).getTime() - 30 * Math.log(probe._signals.recency) * DAY;
-      expect(apiNow).toBeGreaterThan(before - 1000);
-      expect(apiNow).toBeLessThan(after + 1000);
+/** A case: [query, limit, memories stored, embedder]; two of the memories are deleted. */
+export type RankingCase = [string, number, number, EmbedderKind];
 
-      const reference = rankReference(refs, apiNow, kind === "bge");
-      const expectedIds = reference.slice(0, limit).map((r) => r.id);
-      const gotIds = ids(body);
-      if (JSON.stringify(gotIds) !== JSON.stringify(expectedIds)) {
-        const show = (list: string[]) =>
-          list.map((id) => `${fx.memories.findIndex((m) => m.id === id)}`).join(",");
-        throw new Error(
-          `ranking differs\n  api:       ${show(gotIds)}\n  reference: ${show(expectedIds)}`,
-        );
-      }
-      for (const [i, m] of body.memories.entries()) {
-        const ref = reference[i] as { id: string } & Scored;
-        expect(m.id).toBe(ref.id);
-        expect(m.similarity).toBeCloseTo(ref.score, 9);
-        expect(m._signals.vector).toBeCloseTo(ref.signals.vector, 9);
-        expect(m._signals.keyword).toBeCloseTo(ref.signals.keyword, 12);
-        expect(m._signals.recency).toBeCloseTo(ref.signals.recency, 9);
-        expect(m._signals.base_importance).toBeCloseTo(ref.signals.base_importance, 12);
-        expect(m._signals.context_importance).toBeCloseTo(ref.signals.context_importance, 9);
-        expect(m._signals.relation_count).toBe(ref.signals.relation_count);
-        expect(m._signals.type_decay).toBeCloseTo(ref.signals.type_decay, 9);
-        expect(m.similarity).toBeCloseTo(recomputed(m), 12);
-      }
-      // The fixture really exercises the signals: relations, pinning, decay and keyword spread.
-      const all = reference.map((r) => r.signals);
-      expect(new Set(all.map((s) => s.keyword)).size).toBeGreaterThan(2);
-      expect(all.some((s) => s.type_decay < 0.5)).toBe(true);
-      expect(all.filter((s) => s.type_decay === 1).length).toBeGreaterThan(2);
-      expect(Math.max(...all.map((s) => s.relation_count))).toBe(3);
-    },
-  );
-});
+/**
+ * Recalls `query` with `limit` over a fresh fixture of `size` memories and expects exactly the
+ * reference's ranking, with its scores and signals.
+ */
+export async function expectReferenceRanking(
+  query: string,
+  limit: number,
+  size: number,
+  kind: EmbedderKind,
+) {
+  const live = size - 2;
+  const fx = await bruteForceFixture(size, BF_EMBEDDERS[kind].wallet());
+  const refs = await referenceRows(fx, query, BF_EMBEDDERS[kind].embedder());
+  expect(refs).toHaveLength(live);
+  const before = Date.now();
+  const body = await recall(fx.w, { query, limit });
+  const after = Date.now();
+  expect(body.memories).toHaveLength(Math.min(limit, live));
+
+  // The API scored at its own clock: recover it from one memory's recency signal
+  // (recency = exp(-age/30) from created_at), then score everything at that instant.
+  const probe = body.memories.find((m: Json) => m._signals.recency < 0.999) ?? body.memories[0];
+  const apiNow = new Date(probe.created_at).getTime() - 30 * Math.log(probe._signals.recency) * DAY;
+  expect(apiNow).toBeGreaterThan(before - 1000);
+  expect(apiNow).toBeLessThan(after + 1000);
+
+  const reference = rankReference(refs, apiNow, kind === "bge");
+  const expectedIds = reference.slice(0, limit).map((r) => r.id);
+  const gotIds = ids(body);
+  if (JSON.stringify(gotIds) !== JSON.stringify(expectedIds)) {
+    const show = (list: string[]) =>
+      list.map((id) => `${fx.memories.findIndex((m) => m.id === id)}`).join(",");
+    throw new Error(
+      `ranking differs\n  api:       ${show(gotIds)}\n  reference: ${show(expectedIds)}`,
+    );
+  }
+  for (const [i, m] of body.memories.entries()) {
+    const ref = reference[i] as { id: string } & Scored;
+    expect(m.id).toBe(ref.id);
+    expect(m.similarity).toBeCloseTo(ref.score, 9);
+    expect(m._signals.vector).toBeCloseTo(ref.signals.vector, 9);
+    expect(m._signals.keyword).toBeCloseTo(ref.signals.keyword, 12);
+    expect(m._signals.recency).toBeCloseTo(ref.signals.recency, 9);
+    expect(m._signals.base_importance).toBeCloseTo(ref.signals.base_importance, 12);
+    expect(m._signals.context_importance).toBeCloseTo(ref.signals.context_importance, 9);
+    expect(m._signals.relation_count).toBe(ref.signals.relation_count);
+    expect(m._signals.type_decay).toBeCloseTo(ref.signals.type_decay, 9);
+    expect(m.similarity).toBeCloseTo(recomputed(m), 12);
+  }
+  // The fixture really exercises the signals: relations, pinning, decay and keyword spread.
+  const all = reference.map((r) => r.signals);
+  expect(new Set(all.map((s) => s.keyword)).size).toBeGreaterThan(2);
+  expect(all.some((s) => s.type_decay < 0.5)).toBe(true);
+  expect(all.filter((s) => s.type_decay === 1).length).toBeGreaterThan(2);
+  expect(Math.max(...all.map((s) => s.relation_count))).toBe(3);
+}
