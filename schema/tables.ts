@@ -30,7 +30,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { vectorLiteral } from "../worker/lib/vector-literal";
+import { vectorLiteral } from "./vector-literal";
 
 export const EMBEDDING_DIMENSIONS = 384;
 

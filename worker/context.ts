@@ -1,8 +1,8 @@
 import type { Db } from "./db/client";
 import type { Embedder } from "./embed/embedder";
 import type { Config } from "./env";
+import type { LlmProvider } from "./language-model";
 import type { Timings } from "./lib/timing";
-import type { LlmProvider } from "./llm/provider";
 
 /**
  * What every domain function receives: the database, the embedder, the language model and

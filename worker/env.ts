@@ -1,12 +1,10 @@
 /**
  * The Worker's bindings and variables, and their parsed form (Config). Nearly every folder
- * reads it, so it imports nothing of worker/ but two types, each the payload of a binding:
- * the job message of JOBS_QUEUE (jobs/message.ts) and the Meter class behind METER
- * (meter/meter-object.ts). Both import env.ts in turn; the imports are type-only, so no
- * module runs before the other.
+ * reads it, so it imports nothing of worker/ above it: only the Meter class behind METER
+ * (meter/, which imports no configuration). The jobs queue is declared without its message
+ * type, which its one producer gives (jobs/submit.ts).
  */
 import { z } from "zod";
-import type { JobMessage } from "./jobs/message";
 import type { Meter } from "./meter/meter-object";
 
 /** Bindings and variables of the Worker (wrangler.toml [vars], secrets, bindings). */
@@ -57,15 +55,16 @@ export interface Env {
   LLM_API_KEY?: string;
   LLM_MODEL?: string;
   AI?: Ai;
-  /** on | off; unset: on when the METER binding exists (see meter/meter.ts). */
+  /** on | off; unset: on when the METER binding exists (see middleware/metering.ts). */
   METERING?: string;
   /** Rate limits and the free allowance (meter/meter-object.ts). */
   METER?: DurableObjectNamespace<Meter>;
   /**
    * Producer of the jobs queue (`async: true`, worker/jobs); without it async jobs run in the
-   * request's invocation after the response, without retries (jobs/submit.ts).
+   * request's invocation after the response, without retries (jobs/submit.ts, which sends
+   * a jobs/message.ts JobMessage).
    */
-  JOBS_QUEUE?: Queue<JobMessage>;
+  JOBS_QUEUE?: Queue;
   /** x402 payments (see payment/settings.ts): CAIP-2 network; unset: Base (eip155:8453). */
   X402_NETWORK?: string;
   /** The ERC-20 (EIP-3009) asset prices are paid in; default the network's USDC. */

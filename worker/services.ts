@@ -5,9 +5,9 @@ import { createEmbedder } from "./embed";
 import type { Embedder } from "./embed/embedder";
 import { type Env, parseConfig } from "./env";
 import { ApiError } from "./errors";
+import type { LlmProvider } from "./language-model";
 import { logError } from "./lib/log";
 import { createLlmProvider } from "./llm";
-import type { LlmProvider } from "./llm/provider";
 
 export interface OpenServices {
   services: Services;

@@ -11,8 +11,8 @@
  */
 import { and, type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
+import { vectorLiteral } from "../../schema/vector-literal";
 import type { Db } from "../../worker/db/client";
-import { vectorLiteral } from "../../worker/lib/vector-literal";
 import {
   annQueryVector,
   annRows,

@@ -7,9 +7,9 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { vectorLiteral } from "../../schema/vector-literal";
 import { LocalEmbedder } from "../../worker/embed/local";
 import { sha256Hex } from "../../worker/lib/hash";
-import { vectorLiteral } from "../../worker/lib/vector-literal";
 import {
   annQueryVector,
   annRows,

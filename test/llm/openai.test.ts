@@ -3,10 +3,10 @@
  * good, fenced, malformed once and always, wrong shape, 429, 500, slow).
  */
 import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "../../worker/language-model";
 import { countTokens } from "../../worker/lib/tokens";
 import { OpenAiChatProvider, type OpenAiChatProviderOptions } from "../../worker/llm/openai";
 import { EXTRACTION_PROMPT } from "../../worker/llm/prompts";
-import type { ChatMessage } from "../../worker/llm/provider";
 import { apiError, fakeOpenAiUrl, lastRequest } from "../providers";
 
 /** A conversation no other test sends: the fake remembers bodies it has failed once. */

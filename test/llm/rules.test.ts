@@ -3,8 +3,8 @@
  * conversation and how it merges memories. Pure functions, deterministic outputs.
  */
 import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "../../worker/language-model";
 import { countTokens } from "../../worker/lib/tokens";
-import type { ChatMessage } from "../../worker/llm/provider";
 import { RulesProvider } from "../../worker/llm/rules";
 
 const rules = new RulesProvider();

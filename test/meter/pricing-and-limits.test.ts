@@ -7,8 +7,12 @@ import {
   limitsFor,
   RATE_LIMIT_PER_MINUTE,
 } from "../../worker/meter/limits";
-import { createMetering, DurableObjectMetering, NoopMetering } from "../../worker/meter/meter";
 import { PRICES } from "../../worker/meter/prices";
+import {
+  createMetering,
+  DurableObjectMetering,
+  NoopMetering,
+} from "../../worker/middleware/metering";
 import { operationFor } from "../../worker/routes";
 import { MISSING_ID } from "../helpers";
 import { T0, T0_SECONDS } from "./fixtures";

@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { memories } from "../../schema/tables";
-import { vectorLiteral } from "../../worker/lib/vector-literal";
+import { vectorLiteral } from "../../schema/vector-literal";
 import { withDb } from "../db";
 
 /** A component as strtof reads it: a normal float4 in hex, anything else in decimal. */

@@ -9,7 +9,7 @@
  * conversation is packed whole messages at a time; a message over the size is cut like text
  * into several messages of the same role.
  */
-import type { ChatMessage } from "../llm/provider";
+import type { ChatMessage } from "../language-model";
 import { cutAtWord, splitSentences } from "../llm/sentences";
 
 export const CHUNK_CHARS = 4000;

@@ -16,8 +16,8 @@
  */
 import { z } from "zod";
 import type { DomainContext } from "../context";
+import type { ChatMessage, Fact, LlmProvider } from "../language-model";
 import { mapConcurrent } from "../llm/concurrency";
-import type { ChatMessage, Fact, LlmProvider } from "../llm/provider";
 import { cutAtWord, wordKey } from "../llm/sentences";
 import * as f from "../memories/fields";
 import { type StoredItem, storeMemories } from "../memories/store";

@@ -14,8 +14,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { jobFacts } from "../../schema/tables";
 import type { Tx } from "../db/client";
 import { type FactStore, storeFacts } from "../ingest/extract";
+import type { Fact } from "../language-model";
 import { sha256Hex } from "../lib/hash";
-import type { Fact } from "../llm/provider";
 import type { StoredItem } from "../memories/store";
 import { inTransaction } from "./context";
 

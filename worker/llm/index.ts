@@ -1,11 +1,11 @@
 import type { Config, Env } from "../env";
+import type { LlmProvider } from "../language-model";
 import { requireAiBinding, requireApiUrl } from "../lib/provider-settings";
 import { OpenAiChatProvider } from "./openai";
-import type { LlmProvider } from "./provider";
 import { RulesProvider } from "./rules";
 import { WorkersAiProvider } from "./workers-ai";
 
-export type { ChatMessage, Fact, LlmProvider } from "./provider";
+export type { ChatMessage, Fact, LlmProvider } from "../language-model";
 
 export const DEFAULT_OPENAI_LLM_MODEL = "gpt-4o-mini";
 

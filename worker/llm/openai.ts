@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { ApiError } from "../errors";
+import type { ChatMessage, Fact, LlmProvider } from "../language-model";
 import {
   type ProviderHttpOptions,
   postJsonWithRetry,
@@ -20,7 +21,6 @@ import {
 } from "../lib/provider-http";
 import { countTokens } from "../lib/tokens";
 import { type Completion, extractionTask, isBlank, runStructured, synthesisTask } from "./prompts";
-import type { ChatMessage, Fact, LlmProvider } from "./provider";
 
 /** Defaults: timeout 30 s per attempt, first retry after 250 ms, 3 HTTP attempts per answer. */
 export interface OpenAiChatProviderOptions extends ProviderHttpOptions {

@@ -19,10 +19,10 @@
  */
 import { z } from "zod";
 import { ApiError } from "../errors";
+import type { ChatMessage, Fact } from "../language-model";
 import { toStorable } from "../lib/validate";
 import { LIMITS, MEMORY_TYPES, type MemoryType } from "../memories/fields";
 import { classify } from "../migrate/sections";
-import type { ChatMessage, Fact } from "./provider";
 import { cutAtWord, wordKey } from "./sentences";
 
 /** Retries after a malformed answer; the first attempt is not counted. */

@@ -54,10 +54,10 @@
  * punctuation, joined with spaces, cut to 8,192 characters at a sentence (or word) boundary.
  */
 
+import type { ChatMessage, Fact, LlmProvider } from "../language-model";
 import { countTokens } from "../lib/tokens";
 import { LIMITS } from "../memories/fields";
 import { classify } from "../migrate/sections";
-import type { ChatMessage, Fact, LlmProvider } from "./provider";
 import { cutAtWord, splitSentences, wordKey } from "./sentences";
 import { toThirdPerson } from "./third-person";
 

@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { ApiError } from "../errors";
+import type { ChatMessage, Fact, LlmProvider } from "../language-model";
 import { describeError, sleep } from "../lib/provider-http";
 import { countTokens } from "../lib/tokens";
 import {
@@ -22,7 +23,6 @@ import {
   runStructured,
   synthesisTask,
 } from "./prompts";
-import type { ChatMessage, Fact, LlmProvider } from "./provider";
 
 /** In Workers AI's list of JSON-mode models; small, fast and cheap. */
 export const WORKERS_AI_LLM_MODEL = "@cf/meta/llama-3.1-8b-instruct";

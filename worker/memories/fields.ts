@@ -3,7 +3,12 @@
  * Store, batch store, update, batch update and import all build on these.
  */
 import { z } from "zod";
-import { MEMORY_TYPES, type MemoryType, RELATION_TYPES, type RelationType } from "../../schema/kinds";
+import {
+  MEMORY_TYPES,
+  type MemoryType,
+  RELATION_TYPES,
+  type RelationType,
+} from "../../schema/kinds";
 
 export { MEMORY_TYPES, type MemoryType, RELATION_TYPES, type RelationType };
 

@@ -9,7 +9,7 @@
  */
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
-import { vectorLiteral } from "../lib/vector-literal";
+import { vectorLiteral } from "../../schema/vector-literal";
 import type { MemoryRecord } from "./rows";
 
 /** A new memory's fields (as stored), its vector and its content's hash. */

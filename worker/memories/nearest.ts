@@ -15,7 +15,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
-import { vectorLiteral } from "../lib/vector-literal";
+import { vectorLiteral } from "../../schema/vector-literal";
 import { annRows, backlogRows, EXACT_SCAN_MAX, scopeSize } from "./ann";
 import { isLive, liveMemory, undeletedMemory } from "./rows";
 

@@ -11,7 +11,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
-import { vectorLiteral } from "../lib/vector-literal";
+import { vectorLiteral } from "../../schema/vector-literal";
 import { insertStatement } from "./insert";
 import type { Draft } from "./merge";
 import { claimVersions, type Versions } from "./namespace-version";

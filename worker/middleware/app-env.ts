@@ -14,8 +14,8 @@ import {
 } from "../context";
 import type { Env } from "../env";
 import type { Timings } from "../lib/timing";
-import type { FreeGrant, Metering } from "../meter/meter";
 import type { PaidRoutes } from "../payment/paid-route";
+import type { FreeGrant, Metering } from "./metering";
 import type { OperationMeta } from "./operation-meta";
 
 export type AppEnv = {

@@ -4,16 +4,16 @@ import { ApiError } from "../errors";
 import { isInnerCall } from "../lib/inner-call";
 import { logError } from "../lib/log";
 import { type HitResult, limitsFor, retryAfterSeconds } from "../meter/limits";
+import { FREE_CALLS_PER_WALLET } from "../meter/prices";
+import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
+import type { AppContext, AppEnv } from "./app-env";
 import {
   createMetering,
   type MeteredHit,
   type MeterIdentity,
   NoopMetering,
   type WalletMeter,
-} from "../meter/meter";
-import { FREE_CALLS_PER_WALLET } from "../meter/prices";
-import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
-import type { AppContext, AppEnv } from "./app-env";
+} from "./metering";
 import { payForCall, paymentRequired } from "./payment";
 
 /**

@@ -27,7 +27,6 @@ import type { PaymentRequirements } from "@x402/core/types";
 import type { Next } from "hono";
 import { ApiError, errorBody } from "../errors";
 import { logError } from "../lib/log";
-import type { StoredResponse, WalletMeter } from "../meter/meter";
 import type { PaidRoute } from "../payment/paid-route";
 import { type DecodedPayment, decodePayment, verifyPayer } from "../payment/payload";
 import {
@@ -51,6 +50,7 @@ import {
 import { resourceServer } from "../payment/server";
 import { paymentSettings } from "../payment/settings";
 import type { AppContext } from "./app-env";
+import type { StoredResponse, WalletMeter } from "./metering";
 
 /** How long the service remembers a payment nonce at most (see Meter.claimPayment). */
 const NONCE_MEMORY_SECONDS = 24 * 60 * 60;

@@ -15,7 +15,7 @@ import {
 } from "@x402/extensions/payment-identifier";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
-import type { StoredResponse } from "../meter/meter";
+import type { StoredResponse } from "../meter/payment-ids";
 import { PAYMENT_RESPONSE_HEADER } from "./required";
 
 /** How long an answer is kept for retries (from when it was sent). */

@@ -14,9 +14,9 @@
  * score.
  */
 import { and, type SQL } from "drizzle-orm";
+import { vectorLiteral } from "../../schema/vector-literal";
 import type { DomainContext } from "../context";
 import { BoundedMap } from "../lib/bounded-map";
-import { vectorLiteral } from "../lib/vector-literal";
 import { isExactScope, recallEfSearch } from "../memories/ann";
 import { filterConditions, type MemoryFilters } from "../memories/list";
 import { rawMemory } from "../memories/rows";
@@ -43,25 +43,16 @@ import { subQueries } from "./sub-queries";
  */
 const lastScope = new BoundedMap<string, ScopeSizes>(10_000);
 
-export interface RecalledMemory {
-  id: string;
-  content: string;
+/** A recalled memory: the fields every memory answer has (rows.ts rawMemory) and recall's. */
+export type RecalledMemory = ReturnType<typeof rawMemory> & {
   similarity: number;
-  metadata: Record<string, unknown>;
   tags: string[];
-  importance: number;
-  namespace: string;
-  memory_type: string;
-  session_id: string | null;
-  agent_id: string | null;
-  created_at: string;
-  access_count: number;
   pinned: boolean;
   /** Not in the spec's list; the public SDKs read it (Python defaults it to false). */
   immutable: boolean;
   relations?: RelationSummary[];
   _signals: Signals;
-}
+};
 
 /** Scores the caller's memories against a query; the ranking is `score` descending. */
 export async function rankMemories(

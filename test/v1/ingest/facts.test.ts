@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { chunkText } from "../../../worker/ingest/chunk";
+import type { ChatMessage } from "../../../worker/language-model";
 import { countTokens } from "../../../worker/lib/tokens";
-import type { ChatMessage } from "../../../worker/llm/provider";
 import { RulesProvider } from "../../../worker/llm/rules";
 import { expectError, type Json, newWallet, request } from "../../helpers";
 import { ingest } from "./fixtures";

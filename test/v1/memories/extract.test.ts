@@ -5,8 +5,8 @@
  * and wallet isolation. Each wallet makes at most a few extract calls (10 per minute allowed).
  */
 import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "../../../worker/language-model";
 import { countTokens } from "../../../worker/lib/tokens";
-import type { ChatMessage } from "../../../worker/llm/provider";
 import { RulesProvider } from "../../../worker/llm/rules";
 import { expectError, type Json, newWallet, request, type Wallet } from "../../helpers";
 

@@ -3,9 +3,13 @@
  * completion API, so the offline rule-based provider can implement them too. Three
  * implementations (chosen by LLM_PROVIDER): `rules` (built in, offline, deterministic),
  * `workers-ai` (env.AI, an instruct model with JSON output) and `openai` (any
- * OpenAI-compatible chat-completions endpoint).
+ * OpenAI-compatible chat-completions endpoint), in llm/.
+ *
+ * The interface stands apart from llm/ because every domain function's context carries a
+ * provider (context.ts), while the implementations read the memory fields' limits and
+ * migrate's classifier: kept in llm/, it would tie the lowest rooms to the highest.
  */
-import type { MemoryType } from "../../schema/kinds";
+import type { MemoryType } from "../schema/kinds";
 
 export interface ChatMessage {
   role: string;

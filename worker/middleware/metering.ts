@@ -1,6 +1,11 @@
+/**
+ * The middleware's side of metering: a request's rate limits, free allowance, payment ids
+ * and sign-in nonces, asked of the Meter Durable Object (meter/) of the identity it counts
+ * against, or of nothing when metering is off (METERING=off, or no METER binding).
+ */
 import type { Config, Env } from "../env";
 import { ApiError } from "../errors";
-import { type BucketLimit, windowStartOf } from "./limits";
+import { type BucketLimit, windowStartOf } from "../meter/limits";
 import type {
   FreeGrant,
   FreeUsage,
@@ -8,11 +13,11 @@ import type {
   MeteredHit,
   PaymentClaim,
   SignInNonceClaim as StoredNonceClaim,
-} from "./meter-object";
-import type { PaymentIdClaim, StoredResponse } from "./payment-ids";
+} from "../meter/meter-object";
+import type { PaymentIdClaim, StoredResponse } from "../meter/payment-ids";
 
-export type { FreeGrant, FreeUsage, MeteredHit, PaymentClaim } from "./meter-object";
-export type { PaymentIdClaim, StoredResponse } from "./payment-ids";
+export type { FreeGrant, FreeUsage, MeteredHit, PaymentClaim } from "../meter/meter-object";
+export type { PaymentIdClaim, StoredResponse } from "../meter/payment-ids";
 
 /** A sign-in nonce claim; `unavailable` when nonces cannot be remembered (metering off). */
 export type SignInNonceClaim = StoredNonceClaim | "unavailable";
