@@ -82,7 +82,7 @@ const CONSOLE_INPUTS = `${ROOT}node_modules/.cache/console-inputs.json`;
 
 /**
  * Builds console/dist when it is missing or older than a file it was built from: console/src
- * and what it imports from elsewhere (worker/memories/kinds.ts), and console/build.ts. A dist
+ * and what it imports from elsewhere (schema/kinds.ts), and console/build.ts. A dist
  * that is current is left alone: rewriting it would reload any other wrangler dev serving it.
  */
 async function ensureConsole(quiet?: boolean): Promise<void> {

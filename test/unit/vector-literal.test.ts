@@ -1,5 +1,5 @@
 /**
- * Vectors as pgvector text (worker/lib/vector-literal.ts): hexadecimal floats, read back by
+ * Vectors as pgvector text (schema/vector-literal.ts): hexadecimal floats, read back by
  * Postgres as the float4 of every component, the same as the vector's JSON gives.
  */
 import { sql } from "drizzle-orm";
