@@ -215,6 +215,6 @@ describe("the security loop over every declared operation", () => {
     expect(probes).toBeGreaterThan(60);
     // 60+ requests in a row, each op's first one waiting for the shared embedded database,
     // which a concurrent test file may hold with HNSW indexing for a second at a time: 2-4 s
-    // alone, past the default 30 s once in CI beside the tests of test/ann-index/ on a loaded machine.
+    // alone, past the default 30 s once in CI beside the tests of test/memories/ann/ on a loaded machine.
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 /** Unit tests of the recall score (worker/recall/scoring.ts) with a fixed `now`: the hybrid of the signals (rule 1) and recency (rule 3). */
 import { describe, expect, it } from "vitest";
-import { hybridScore, RECENCY_DAYS, scoreMemory, WEIGHTS } from "../../worker/recall/scoring";
+import { hybridScore, RECENCY_DAYS, scoreMemory, WEIGHTS } from "../../../worker/recall/scoring";
 import { DAY, daysAgo, FAR_PAST, input, NOW } from "./fixtures";
 
 describe("scoring: hybrid (rule 1)", () => {

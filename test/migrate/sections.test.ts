@@ -6,7 +6,7 @@ import {
   memoriesFromMarkdown,
   SECTION_MAX,
   splitSections,
-} from "../worker/migrate/sections";
+} from "../../worker/migrate/sections";
 
 describe("splitSections (rules 1-2)", () => {
   it("splits on ## headers; each section is header plus body", () => {

@@ -7,9 +7,9 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { vectorLiteral } from "../../schema/vector-literal";
-import { LocalEmbedder } from "../../worker/embed/local";
-import { sha256Hex } from "../../worker/lib/hash";
+import { vectorLiteral } from "../../../schema/vector-literal";
+import { LocalEmbedder } from "../../../worker/embed/local";
+import { sha256Hex } from "../../../worker/lib/hash";
 import {
   annQueryVector,
   annRows,
@@ -18,9 +18,9 @@ import {
   GRAPH_MIN,
   indexBacklog,
   recallEfSearch,
-} from "../../worker/memories/ann";
-import { shardOf } from "../../worker/memories/shard";
-import { withDb } from "../db";
+} from "../../../worker/memories/ann";
+import { shardOf } from "../../../worker/memories/shard";
+import { withDb } from "../../db";
 import { bulkText, counts, largeWallet, recallTop } from "./fixtures";
 
 describe("the approximate index and its backlog", () => {

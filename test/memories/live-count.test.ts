@@ -6,8 +6,8 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { userIdOf, withDb } from "./db";
-import { newWallet, sleep, uniqueText, type Wallet } from "./helpers";
+import { userIdOf, withDb } from "../db";
+import { newWallet, sleep, uniqueText, type Wallet } from "../helpers";
 
 /** count(*) of the wallet's live rows, by namespace and in all. */
 async function rowCounts(w: Wallet): Promise<Record<string, number>> {

@@ -6,12 +6,12 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
-import type { Db } from "../../worker/db/client";
-import { LocalEmbedder } from "../../worker/embed/local";
-import { GRAPH_MIN } from "../../worker/memories/ann";
-import { userIdOf, withDb } from "../db";
-import { newWallet, type Wallet } from "../helpers";
-import { workerWith } from "../worker-with";
+import type { Db } from "../../../worker/db/client";
+import { LocalEmbedder } from "../../../worker/embed/local";
+import { GRAPH_MIN } from "../../../worker/memories/ann";
+import { userIdOf, withDb } from "../../db";
+import { newWallet, type Wallet } from "../../helpers";
+import { workerWith } from "../../worker-with";
 
 /** How many of the wallet's live memories are in the graph, and how many wait for it. */
 export const counts = (db: Db, userId: string) =>

@@ -11,9 +11,9 @@ import {
   GRAPH_MIN,
   indexBacklog,
   indexChunk,
-} from "../../worker/memories/ann";
-import { userIdOf, withDb } from "../db";
-import { newWallet, sleep } from "../helpers";
+} from "../../../worker/memories/ann";
+import { userIdOf, withDb } from "../../db";
+import { newWallet, sleep } from "../../helpers";
 import { bulkText, counts, largeWallet, recallTop } from "./fixtures";
 
 describe("the approximate index and its backlog", () => {

@@ -1,6 +1,6 @@
 /** Unit tests of the recall score (worker/recall/scoring.ts) with a fixed `now`: type decay (rule 6). */
 import { describe, expect, it } from "vitest";
-import { HALF_LIFE_DAYS, scoreMemory, typeDecay } from "../../worker/recall/scoring";
+import { HALF_LIFE_DAYS, scoreMemory, typeDecay } from "../../../worker/recall/scoring";
 import { DAY, daysAgo, input, NOW } from "./fixtures";
 
 describe("scoring: type decay (rule 6)", () => {

@@ -1,5 +1,5 @@
 /** A fixed `now` and a memory input for the recall score's unit tests. */
-import type { ScoreInput } from "../../worker/recall/scoring";
+import type { ScoreInput } from "../../../worker/recall/scoring";
 
 export const DAY = 86_400_000;
 export const NOW = Date.UTC(2025, 5, 15, 12, 0, 0);

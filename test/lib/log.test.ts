@@ -9,9 +9,9 @@ import {
   type MockInstance,
   vi,
 } from "vitest";
-import { describeFailure, logError } from "../worker/lib/log";
-import { withDb } from "./db";
-import { newWallet, request, signAuth } from "./helpers";
+import { describeFailure, logError } from "../../worker/lib/log";
+import { withDb } from "../db";
+import { newWallet, request, signAuth } from "../helpers";
 
 /**
  * Log lines must not hold what users send or store. The Worker runs in this isolate, so the

@@ -16,8 +16,8 @@ import {
   request,
   signAuth,
   type Wallet,
-} from "./helpers";
-import { concurrently, freezeClock } from "./timing";
+} from "../helpers";
+import { concurrently, freezeClock } from "../timing";
 
 afterEach(() => {
   vi.useRealTimers();

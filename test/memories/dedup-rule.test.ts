@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { distinguishingWords, type MergedText, mergeText } from "../worker/memories/dedup-rule";
+import { distinguishingWords, type MergedText, mergeText } from "../../worker/memories/dedup-rule";
 
 describe("distinguishingWords", () => {
   // On store, a pronoun says who is meant. REALTALK's first pair merged into one memory

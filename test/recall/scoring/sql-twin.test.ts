@@ -10,8 +10,8 @@ import {
   scoreMemory,
   scoreSql,
   type VectorScale,
-} from "../../worker/recall/scoring";
-import { withDb } from "../db";
+} from "../../../worker/recall/scoring";
+import { withDb } from "../../db";
 import { daysAgo, input, NOW } from "./fixtures";
 
 const f8 = (x: number) => sql`${x}::float8`;

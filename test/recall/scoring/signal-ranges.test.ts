@@ -1,6 +1,6 @@
 /** Unit tests of the recall score (worker/recall/scoring.ts) with a fixed `now`: every signal stays in its range. */
 import { describe, expect, it } from "vitest";
-import { HALF_LIFE_DAYS, scoreMemory } from "../../worker/recall/scoring";
+import { HALF_LIFE_DAYS, scoreMemory } from "../../../worker/recall/scoring";
 import { daysAgo, input, NOW } from "./fixtures";
 
 describe("scoring: signal ranges", () => {

@@ -11,7 +11,7 @@ import {
   SMALL_SCOPE,
   scoreMemory,
   vectorRange,
-} from "../../worker/recall/scoring";
+} from "../../../worker/recall/scoring";
 import { daysAgo, input, NOW } from "./fixtures";
 
 describe("scoring: full score (rule 2) and context importance (rule 4)", () => {
