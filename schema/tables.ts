@@ -15,6 +15,7 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   boolean,
   check,
   customType,
@@ -62,6 +63,16 @@ const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 };
 
+/**
+ * A row's owner or parent, removed with it (every table but users belongs to a wallet, and
+ * relations, history and job facts to their memory or job). `table` is read lazily, so a
+ * table may name one defined below it.
+ */
+const belongsTo = (column: string, table: () => { id: AnyPgColumn }) =>
+  uuid(column)
+    .notNull()
+    .references(() => table().id, { onDelete: "cascade" });
+
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
   wallet: text("wallet").notNull().unique(),
@@ -76,9 +87,7 @@ export const memories = pgTable(
   "memories",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: belongsTo("user_id", () => users),
     namespace: text("namespace").notNull().default("default"),
     content: text("content").notNull(),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
@@ -198,15 +207,9 @@ export const relations = pgTable(
   "relations",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    sourceId: uuid("source_id")
-      .notNull()
-      .references(() => memories.id, { onDelete: "cascade" }),
-    targetId: uuid("target_id")
-      .notNull()
-      .references(() => memories.id, { onDelete: "cascade" }),
+    userId: belongsTo("user_id", () => users),
+    sourceId: belongsTo("source_id", () => memories),
+    targetId: belongsTo("target_id", () => memories),
     relationType: text("relation_type").notNull(),
     metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps,
@@ -223,12 +226,8 @@ export const memoryHistory = pgTable(
   "memory_history",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    memoryId: uuid("memory_id")
-      .notNull()
-      .references(() => memories.id, { onDelete: "cascade" }),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    memoryId: belongsTo("memory_id", () => memories),
+    userId: belongsTo("user_id", () => users),
     changes: jsonb("changes").$type<Record<string, unknown>>().notNull(),
     ...timestamps,
   },
@@ -259,9 +258,7 @@ export const jobs = pgTable(
   "jobs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: belongsTo("user_id", () => users),
     kind: text("kind", { enum: JOB_KINDS }).notNull(),
     status: text("status", { enum: JOB_STATUSES }).notNull().default("queued"),
     input: jsonb("input").$type<Record<string, unknown>>().notNull(),
@@ -282,13 +279,9 @@ export const jobs = pgTable(
 export const jobFacts = pgTable(
   "job_facts",
   {
-    jobId: uuid("job_id")
-      .notNull()
-      .references(() => jobs.id, { onDelete: "cascade" }),
+    jobId: belongsTo("job_id", () => jobs),
     contentHash: text("content_hash").notNull(),
-    memoryId: uuid("memory_id")
-      .notNull()
-      .references(() => memories.id, { onDelete: "cascade" }),
+    memoryId: belongsTo("memory_id", () => memories),
     deduplicated: boolean("deduplicated").notNull(),
     ...timestamps,
   },
