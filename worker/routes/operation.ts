@@ -5,12 +5,13 @@
  * metering, payment) and the contract tests all read these declarations; nothing else says
  * which path costs what.
  */
-import { createRoute, type RouteConfig, type RouteHandler, type z } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { DomainContext } from "../context";
 import { PRICES } from "../meter/prices";
 import { type AppEnv, domain } from "../middleware/app-env";
 import type { OperationMeta } from "../middleware/operation-meta";
 import { ERRORS, paidConflict } from "./schemas/error";
+import { Uuid } from "./schemas/memory";
 import { IdParam } from "./schemas/params";
 
 type Method = "get" | "post" | "patch" | "delete";
@@ -125,5 +126,34 @@ export function getByIdOperation(
       responses: { 200: found, 404: ERRORS[404] },
     },
     async (c) => c.json(await read(domain(c), c.req.valid("param").id), 200),
+  );
+}
+
+/**
+ * Declares a wallet's action on one of its memories by id (`{id}` in `path`): `act` does it,
+ * or throws the 404 (or the `conflict` 409) that stops it; the answer is `{ [done]: true, id }`.
+ */
+export function actOnIdOperation(
+  spec: { method: Method; path: string; operationId: string; tags: string[]; summary: string },
+  answer: { done: string; description: string; conflict?: boolean },
+  act: (ctx: DomainContext, id: string) => Promise<unknown>,
+): Operation {
+  const done = z.object({ [answer.done]: z.literal(true), id: Uuid });
+  return operation(
+    {
+      ...spec,
+      auth: "wallet",
+      request: { params: IdParam },
+      responses: {
+        200: json(done, answer.description),
+        404: ERRORS[404],
+        ...(answer.conflict ? { 409: ERRORS[409] } : {}),
+      },
+    },
+    async (c) => {
+      const { id } = c.req.valid("param");
+      await act(domain(c), id);
+      return c.json({ [answer.done]: true, id }, 200);
+    },
   );
 }

@@ -62,3 +62,7 @@ export const ShortMemory = Memory.pick({
   agent_id: z.string().optional().openapi({ description: "Only when set" }),
   expires_at: Timestamp.optional().openapi({ description: "Only when set" }),
 });
+
+/** A page of memories and the total of all that match (list, core, search), then `extra`. */
+export const memoryPage = <T extends z.ZodType, E extends z.ZodRawShape>(item: T, extra: E) =>
+  z.object({ memories: z.array(item), total: z.number().int(), ...extra });

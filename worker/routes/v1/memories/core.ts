@@ -3,10 +3,9 @@ import { z } from "@hono/zod-openapi";
 import { coreQuery, listCore, setPinned } from "../../../memories/core";
 import { uuid } from "../../../memories/fields";
 import { domain } from "../../../middleware/app-env";
-import { json, operation } from "../../operation";
+import { actOnIdOperation, json, operation } from "../../operation";
 import { ERRORS } from "../../schemas/error";
-import { ShortMemory, Uuid } from "../../schemas/memory";
-import { IdParam } from "../../schemas/params";
+import { memoryPage, ShortMemory, Uuid } from "../../schemas/memory";
 
 export const listCoreOp = operation(
   {
@@ -22,13 +21,7 @@ export const listCoreOp = operation(
     ],
     request: { query: coreQuery },
     responses: {
-      200: json(
-        z.object({
-          memories: z.array(ShortMemory),
-          total: z.number().int(),
-        }),
-        "The page and the total",
-      ),
+      200: json(memoryPage(ShortMemory, {}), "The page and the total"),
     },
   },
   async (c) => c.json(await listCore(domain(c), c.req.valid("query")), 200),
@@ -57,23 +50,14 @@ export const pinOp = operation(
   },
 );
 
-export const unpinOp = operation(
+export const unpinOp = actOnIdOperation(
   {
     method: "delete",
     path: "/v1/memories/core/{id}",
     operationId: "unpinMemory",
     tags: ["core"],
     summary: "Unpin a memory (404 when it is not pinned)",
-    auth: "wallet",
-    request: { params: IdParam },
-    responses: {
-      200: json(z.object({ unpinned: z.literal(true), id: Uuid }), "Unpinned"),
-      404: ERRORS[404],
-    },
   },
-  async (c) => {
-    const { id } = c.req.valid("param");
-    await setPinned(domain(c), id, false);
-    return c.json({ unpinned: true as const, id }, 200);
-  },
+  { done: "unpinned", description: "Unpinned" },
+  (ctx, id) => setPinned(ctx, id, false),
 );

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { listMemories, listQuery } from "../../../memories/list";
 import { domain } from "../../../middleware/app-env";
 import { json, operation } from "../../operation";
-import { Memory } from "../../schemas/memory";
+import { Memory, memoryPage } from "../../schemas/memory";
 
 export const listMemoriesOp = operation(
   {
@@ -17,12 +17,7 @@ export const listMemoriesOp = operation(
     request: { query: listQuery },
     responses: {
       200: json(
-        z.object({
-          memories: z.array(Memory),
-          total: z.number().int(),
-          limit: z.number().int(),
-          offset: z.number().int(),
-        }),
+        memoryPage(Memory, { limit: z.number().int(), offset: z.number().int() }),
         "The page and the total of all matches",
       ),
     },
