@@ -44,6 +44,8 @@ export default defineConfig({
                 // it could not start.
                 BGE_EMBEDDINGS_URL: inject("bgeUrl"),
                 BGE_PROBLEM: inject("bgeProblem"),
+                // The memory and relation types and half-lives, read from the spec itself.
+                SPEC_FACTS: inject("specFacts"),
               },
             },
           })),

@@ -4,6 +4,7 @@ import { startLocalDatabase } from "../local/db/start";
 import { startModelProcess } from "../local/embedder/launch";
 import { startFakeOpenAi } from "./fake-openai-server";
 import { startPasswordFront } from "./password-front";
+import { readSpecFacts } from "./spec/read";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -20,10 +21,14 @@ declare module "vitest" {
     bgeProblem: string;
     /** The database behind a front that asks for a password (test/password-front.ts), as JSON. */
     passwordFront: string;
+    /** The spec's memory and relation types and half-lives (test/spec/read.ts), as JSON. */
+    specFacts: string;
   }
 }
 
 export default async function setup(project: TestProject) {
+  // First: a spec the parser cannot read stops the run before anything starts.
+  project.provide("specFacts", JSON.stringify(readSpecFacts()));
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const db = await startLocalDatabase({
     databaseUrl,

@@ -5,20 +5,14 @@
  */
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import {
-  BACKLOG_MIN,
-  EXACT_SCAN_MAX,
-  GRAPH_MIN,
-  indexBacklog,
-  indexChunk,
-} from "../../../worker/memories/ann";
+import * as ann from "../../../worker/memories/ann";
 import { userIdOf, withDb } from "../../db";
 import { newWallet, sleep } from "../../helpers";
 import { bulkText, counts, largeWallet, recallTop } from "./fixtures";
 
 describe("the approximate index and its backlog", () => {
   it("indexes in shorter statements where the database asks for them", async () => {
-    expect([undefined, null, "", "ten", "0", "10", "100", "500"].map(indexChunk)).toEqual([
+    expect([undefined, null, "", "ten", "0", "10", "100", "500"].map(ann.indexChunk)).toEqual([
       100, 100, 100, 100, 100, 10, 100, 100,
     ]);
     // The embedded database asks for 10 (every other client waits for each statement there);
@@ -36,38 +30,41 @@ describe("the approximate index and its backlog", () => {
     const w = newWallet();
     await w.storeNew("a small wallet keeps its rows out of the HNSW index");
     const userId = await withDb((db) => userIdOf(db, w));
-    expect(await withDb((db) => indexBacklog(db, userId, GRAPH_MIN))).toBe(0);
+    expect(await withDb((db) => ann.indexBacklog(db, userId, ann.GRAPH_MIN))).toBe(0);
     expect(await withDb((db) => counts(db, userId))).toEqual({ indexed: 0, backlog: 1 });
   });
 
   it("keeps wallets of up to the Worker's GRAPH_MIN memories out of the graph", async () => {
     // Above EXACT_SCAN_MAX, with a full backlog waiting, under a Worker whose GRAPH_MIN is
     // larger: its store leaves the wallet to exact scans, which find a repeat and recall it.
-    const graphMin = EXACT_SCAN_MAX + 2 * BACKLOG_MIN;
-    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + BACKLOG_MIN, graphMin);
+    const graphMin = ann.EXACT_SCAN_MAX + 2 * ann.BACKLOG_MIN;
+    const { w, userId } = await largeWallet(ann.EXACT_SCAN_MAX + ann.BACKLOG_MIN, graphMin);
     const again = await w.post("/v1/store/batch", {
       memories: [{ content: bulkText(42) }, { content: "one more note, new to the wallet" }],
     });
     expect(again.body).toMatchObject({ deduplicated_count: 1 });
     expect(await recallTop(w, bulkText(2024))).toContain(bulkText(2024));
-    expect(await withDb((db) => indexBacklog(db, userId, graphMin))).toBe(0);
+    expect(await withDb((db) => ann.indexBacklog(db, userId, graphMin))).toBe(0);
     expect(await withDb((db) => counts(db, userId))).toEqual({
       indexed: 0,
-      backlog: EXACT_SCAN_MAX + BACKLOG_MIN + 2,
+      backlog: ann.EXACT_SCAN_MAX + ann.BACKLOG_MIN + 2,
     });
     // The default graph starts where exact recall ends.
-    expect(GRAPH_MIN).toBe(EXACT_SCAN_MAX);
-    expect(await withDb((db) => indexBacklog(db, userId, GRAPH_MIN))).toBe(
-      EXACT_SCAN_MAX + BACKLOG_MIN + 2,
+    expect(ann.GRAPH_MIN).toBe(ann.EXACT_SCAN_MAX);
+    expect(await withDb((db) => ann.indexBacklog(db, userId, ann.GRAPH_MIN))).toBe(
+      ann.EXACT_SCAN_MAX + ann.BACKLOG_MIN + 2,
     );
   });
 
   it("indexes a large wallet's new rows after the response once enough wait, and two runs at once once", async () => {
-    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + 50, GRAPH_MIN);
+    const { w, userId } = await largeWallet(ann.EXACT_SCAN_MAX + 50, ann.GRAPH_MIN);
     const [a, b] = await withDb((db) =>
-      Promise.all([indexBacklog(db, userId, GRAPH_MIN), indexBacklog(db, userId, GRAPH_MIN)]),
+      Promise.all([
+        ann.indexBacklog(db, userId, ann.GRAPH_MIN),
+        ann.indexBacklog(db, userId, ann.GRAPH_MIN),
+      ]),
     );
-    expect((a ?? 0) + (b ?? 0)).toBe(EXACT_SCAN_MAX + 51);
+    expect((a ?? 0) + (b ?? 0)).toBe(ann.EXACT_SCAN_MAX + 51);
 
     // One new row waits in the backlog (exact scans cover it); BACKLOG_MIN of them are
     // indexed after the response that completes them.
@@ -80,8 +77,8 @@ describe("the approximate index and its backlog", () => {
       ).then((r) => r.rows[0]?.n ?? 0);
     expect(await state([one])).toBe(0);
     const ids = [one];
-    for (let i = 0; ids.length < BACKLOG_MIN; i++) {
-      const batch = Array.from({ length: Math.min(100, BACKLOG_MIN - ids.length) }, (_, j) => ({
+    for (let i = 0; ids.length < ann.BACKLOG_MIN; i++) {
+      const batch = Array.from({ length: Math.min(100, ann.BACKLOG_MIN - ids.length) }, (_, j) => ({
         content: bulkText(100_000 + i * 100 + j),
       }));
       const res = await w.post("/v1/store/batch", { memories: batch });

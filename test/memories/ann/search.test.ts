@@ -10,15 +10,7 @@ import { describe, expect, it } from "vitest";
 import { vectorLiteral } from "../../../schema/vector-literal";
 import { LocalEmbedder } from "../../../worker/embed/local";
 import { sha256Hex } from "../../../worker/lib/hash";
-import {
-  annQueryVector,
-  annRows,
-  EXACT_SCAN_MAX,
-  efSearchCap,
-  GRAPH_MIN,
-  indexBacklog,
-  recallEfSearch,
-} from "../../../worker/memories/ann";
+import * as ann from "../../../worker/memories/ann";
 import { shardOf } from "../../../worker/memories/shard";
 import { withDb } from "../../db";
 import { bulkText, counts, largeWallet, recallTop } from "./fixtures";
@@ -34,7 +26,7 @@ describe("the approximate index and its backlog", () => {
   });
 
   it("recalls and deduplicates alike before, during and after indexing", async () => {
-    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + 100);
+    const { w, userId } = await largeWallet(ann.EXACT_SCAN_MAX + 100);
     const probe = bulkText(1234);
     const before = await recallTop(w, probe);
     expect(before[0]).toBe(probe);
@@ -50,10 +42,10 @@ describe("the approximate index and its backlog", () => {
         SELECT id FROM memories WHERE user_id = ${userId} AND NOT ann ORDER BY created_at LIMIT 1000)`);
     });
     expect(await recallTop(w, probe)).toEqual(before);
-    const indexed = await withDb((db) => indexBacklog(db, userId, GRAPH_MIN));
+    const indexed = await withDb((db) => ann.indexBacklog(db, userId, ann.GRAPH_MIN));
     expect(indexed).toBeGreaterThan(1000);
     expect(await withDb((db) => counts(db, userId))).toEqual({
-      indexed: EXACT_SCAN_MAX + 101,
+      indexed: ann.EXACT_SCAN_MAX + 101,
       backlog: 0,
     });
     expect(await recallTop(w, probe)).toEqual(before);
@@ -86,8 +78,8 @@ describe("the approximate index and its backlog", () => {
             set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),
             set_config('enable_sort', 'off', true)`);
           const found = await tx.execute(sql`SELECT id FROM memories
-            WHERE deleted_at IS NULL AND ${annRows(userId)}
-            ORDER BY embedding <=> ${annQueryVector(vectorLiteral(vector), ef)} LIMIT 200`);
+            WHERE deleted_at IS NULL AND ${ann.annRows(userId)}
+            ORDER BY embedding <=> ${ann.annQueryVector(vectorLiteral(vector), ef)} LIMIT 200`);
           const after = await tx.execute<{ ef: string }>(
             sql`SELECT current_setting('hnsw.ef_search') AS ef`,
           );
@@ -100,7 +92,7 @@ describe("the approximate index and its backlog", () => {
     // Outside a transaction block the statement is its own transaction: the setting ends there.
     const session = await withDb(async (db) => {
       await db.execute(sql`SELECT 1 FROM memories
-        ORDER BY embedding <=> ${annQueryVector(vectorLiteral(vector), 7)} LIMIT 1`);
+        ORDER BY embedding <=> ${ann.annQueryVector(vectorLiteral(vector), 7)} LIMIT 1`);
       return (await db.execute<{ ef: string }>(sql`SELECT current_setting('hnsw.ef_search') AS ef`))
         .rows[0]?.ef;
     });
@@ -123,7 +115,7 @@ describe("the approximate index and its backlog", () => {
     // (docs/benchmarks.md). A miss is not reproducible on demand, so a decoy stands in for
     // it: indexed, nearer to the repeat than its twin (the same vector), and refused by the
     // rule (it differs by a number). The probe's one nearest is then the decoy.
-    const { w, userId } = await largeWallet(EXACT_SCAN_MAX + 1);
+    const { w, userId } = await largeWallet(ann.EXACT_SCAN_MAX + 1);
     const text = "the lighthouse keeper logs the tide at dawn";
     const embedder = new LocalEmbedder();
     const [vector = []] = (await embedder.embed([text])).vectors;
@@ -154,7 +146,7 @@ describe("the approximate index and its backlog", () => {
 
   it("searches deeper as the wallet grows, up to the database's cap", async () => {
     const depth = (cap?: string | null) =>
-      [10_000, 50_000, 50_001, 75_000, 100_000, 1_000_000].map((n) => recallEfSearch(n, cap));
+      [10_000, 50_000, 50_001, 75_000, 100_000, 1_000_000].map((n) => ann.recallEfSearch(n, cap));
     expect(depth()).toEqual([undefined, undefined, 101, 150, 200, 200]);
     expect(depth(null)).toEqual(depth());
     expect(depth("120")).toEqual([undefined, undefined, 101, 120, 120, 120]);
@@ -163,7 +155,7 @@ describe("the approximate index and its backlog", () => {
     // leaves it to the code unless an operator sets it.
     const row = await withDb((db) =>
       db.execute<{ cap: string | null; wasm: boolean }>(
-        sql`SELECT ${efSearchCap} AS cap, version() LIKE '%PGlite%' AS wasm`,
+        sql`SELECT ${ann.efSearchCap} AS cap, version() LIKE '%PGlite%' AS wasm`,
       ),
     );
     expect(row.rows[0]?.cap).toBe(row.rows[0]?.wasm ? "100" : null);

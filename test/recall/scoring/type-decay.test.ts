@@ -1,30 +1,16 @@
 /** Unit tests of the recall score (worker/recall/scoring.ts) with a fixed `now`: type decay (rule 6). */
 import { describe, expect, it } from "vitest";
 import { HALF_LIFE_DAYS, scoreMemory, typeDecay } from "../../../worker/recall/scoring";
+import { spec } from "../../spec/facts";
 import { DAY, daysAgo, input, NOW } from "./fixtures";
 
 describe("scoring: type decay (rule 6)", () => {
   it("uses the spec's half-lives", () => {
-    expect(HALF_LIFE_DAYS).toEqual({
-      correction: 180,
-      preference: 180,
-      decision: 90,
-      project: 30,
-      observation: 14,
-      general: 60,
-    });
+    expect(HALF_LIFE_DAYS).toEqual(spec.halfLifeDays);
   });
 
   it("halves after one half-life of idleness for every type", () => {
-    const halfLives: Array<[string, number]> = [
-      ["observation", 14],
-      ["general", 60],
-      ["correction", 180],
-      ["preference", 180],
-      ["decision", 90],
-      ["project", 30],
-    ];
-    for (const [type, days] of halfLives) {
+    for (const [type, days] of Object.entries(spec.halfLifeDays)) {
       expect(typeDecay(type, false, 0, days)).toBeCloseTo(0.5, 12);
       expect(typeDecay(type, false, 0, 2 * days)).toBeCloseTo(0.25, 12);
       expect(typeDecay(type, false, 0, 0)).toBe(1);

@@ -9,15 +9,8 @@ import {
   request,
   UUID,
 } from "../../../helpers";
+import { spec } from "../../../spec/facts";
 import { graph, storeTexts, text } from "../fixtures";
-
-const RELATION_TYPES = [
-  "related_to",
-  "derived_from",
-  "contradicts",
-  "supersedes",
-  "supports",
-] as const;
 
 describe("POST /v1/memories/:id/relations", () => {
   it("creates a relation and returns it with 201", async () => {
@@ -55,14 +48,14 @@ describe("POST /v1/memories/:id/relations", () => {
     const w = newWallet();
     const [a = "", b = ""] = await storeTexts(w, 2);
     const ids = new Set<string>();
-    for (const type of RELATION_TYPES) {
+    for (const type of spec.relationTypes) {
       const rel = await w.relate(a, b, type);
       expect(rel.relation_type).toBe(type);
       ids.add(rel.id);
     }
     expect(ids.size).toBe(5);
     const listed = await w.relationsOf(a);
-    expect(listed.map((r: Json) => r.relation_type).sort()).toEqual([...RELATION_TYPES].sort());
+    expect(listed.map((r: Json) => r.relation_type).sort()).toEqual([...spec.relationTypes].sort());
   });
 
   // Each body, built from the source `a` and another memory `b`, is refused and relates nothing.
