@@ -18,7 +18,7 @@ declare namespace Cloudflare {
     /** The local bge-small-en-v1.5 embeddings API (…/v1), or "" with BGE_PROBLEM saying why. */
     BGE_EMBEDDINGS_URL: string;
     BGE_PROBLEM: string;
-    /** JSON of the spec's facts (test/spec/read.ts SpecFacts); read it as test/spec/facts.ts. */
+    /** JSON of the spec's facts (test/spec/parse.ts SpecFacts); read it as test/spec/facts.ts. */
     SPEC_FACTS: string;
     METER: DurableObjectNamespace<import("../worker/meter/meter-object").Meter>;
   }

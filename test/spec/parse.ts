@@ -16,6 +16,7 @@ export interface SpecFacts {
 }
 
 export function parseSpecFacts(markdown: string): SpecFacts {
+  // The memory_type cell ends "; default `general`", which names no further type.
   const memoryTypes = codeWords(tableRule(markdown, "memory_type").replace(/;.*$/, ""));
   const relationTypes = codeWords(tableRule(markdown, "relation_type"));
   const halfLives = line(markdown, /^Memory type decay half-lives:.*$/m);
@@ -30,7 +31,7 @@ export function parseSpecFacts(markdown: string): SpecFacts {
   return { memoryTypes, relationTypes, halfLifeDays };
 }
 
-/** The Rules cell of a field's table row: | `field` | type | rules |. */
+/** The Rules cell of a field's first table row: | `field` | type | rules |. */
 function tableRule(markdown: string, field: string): string {
   const row = line(markdown, new RegExp(`^\\| \`${field}\` \\|.*$`, "m"));
   return row.split("|")[3] ?? "";
@@ -42,7 +43,7 @@ function line(markdown: string, pattern: RegExp): string {
   return found[0];
 }
 
-/** The `code` words of a cell, each once, in order; "default `general`" is not a value. */
+/** The `code` words of a cell, each once, in order. */
 function codeWords(cell: string): string[] {
   const words = [...cell.matchAll(/`(\w+)`/g)].map((m) => m[1] ?? "");
   return [...new Set(words)];
