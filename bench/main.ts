@@ -23,17 +23,7 @@
  * Prints one table per part and writes bench-results/{locomo|realtalk,speed}-<embedded|server>.json,
  * neighbours-<embedded|server>.json, concurrency.json and distance.json.
  *
- *   npm run bench                                   # both parts, sizes 1000,10000,100000
- *   npm run bench -- --only locomo                  # quality only
- *   npm run bench -- --only locomo --embedder local # with the lexical embedder
- *   npm run bench -- --only speed --sizes 1000,10000 --queries 100
- *   npm run bench -- --only neighbours --embedder local # one import beside one wallet's recalls
- *   npm run bench -- --only locomo --dataset realtalk # REALTALK's dev split (or a path)
- *   npm run bench -- --only locomo --dataset path/to/data.json --categories 1=multi-hop,2=temporal
- *   npm run bench -- --only locomo --hold-out conv-43 # that conversation reported apart
- *   npm run bench -- --locomo path/to/locomo.json --skip-mem0
- *   DATABASE_URL=postgres://… npm run bench         # a real PostgreSQL server
- *   DATABASE_URL=postgres://… npm run bench -- --only distance --delay 20 --rounds 20
+ * How to run it: USAGE below, or `npm run bench -- --help`.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -50,32 +40,64 @@ import { type BenchEmbedding, type EmbedderKind, startBenchEmbedding } from "./s
 import { cleanupMem0 } from "./systems/mem0";
 import { type Stack, startStack } from "./systems/stack";
 
-const { values: args } = parseArgs({
-  options: {
-    only: { type: "string" },
-    embedder: { type: "string", default: "bge" },
-    // The quality part's dataset: locomo, realtalk (../shared's dev splits) or a file's path;
-    // --locomo is its older name. --categories names another dataset's categories.
-    dataset: { type: "string" },
-    locomo: { type: "string" },
-    categories: { type: "string" },
-    "hold-out": { type: "string" },
-    "skip-mem0": { type: "boolean", default: false },
-    sizes: { type: "string", default: "1000,10000,100000" },
-    queries: { type: "string", default: "200" },
-    "other-rows": { type: "string" },
-    "other-large-rows": { type: "string" },
-    "api-seed-max": { type: "string", default: "10000" },
-    "mem0-max-size": { type: "string", default: "10000" },
-    "neighbour-size": { type: "string", default: "10000" },
-    wallets: { type: "string", default: "20" },
-    // Rounds per wallet for concurrency (default 5), requests per operation for distance (20).
-    rounds: { type: "string" },
-    delay: { type: "string", default: "20" },
-    port: { type: "string", default: "8788" },
-    out: { type: "string", default: `${ROOT}bench-results` },
-  },
-});
+const USAGE = `npm run bench [-- options]: the service beside Mem0 on this machine, one table per part
+on stdout and JSON in bench-results/. Parts: locomo, speed, neighbours, concurrency, and distance
+(skipped without DATABASE_URL); all of them unless --only names one.
+
+  npm run bench                                       # every part, sizes 1000,10000,100000
+  npm run bench -- --only locomo                      # quality only
+  npm run bench -- --only locomo --embedder local     # with the lexical embedder
+  npm run bench -- --only speed --sizes 1000,10000 --queries 100
+  npm run bench -- --only neighbours --embedder local # one import beside one wallet's recalls
+  npm run bench -- --only locomo --dataset realtalk   # REALTALK's dev split (or a path)
+  npm run bench -- --only locomo --dataset path/to/data.json --categories 1=multi-hop,2=temporal
+  npm run bench -- --only locomo --hold-out conv-43   # that conversation reported apart
+  npm run bench -- --locomo path/to/locomo.json --skip-mem0
+  DATABASE_URL=postgres://… npm run bench             # a real PostgreSQL server
+  DATABASE_URL=postgres://… npm run bench -- --only distance --delay 20 --rounds 20`;
+
+/** The command line, or the usage and exit: --help, or an option this bench does not have. */
+function parseCommandLine() {
+  try {
+    const parsed = parseArgs({ options: OPTIONS });
+    if (parsed.values.help) {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    return parsed.values;
+  } catch (err) {
+    console.error(`npm run bench: ${err instanceof Error ? err.message : err}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const OPTIONS = {
+  only: { type: "string" },
+  embedder: { type: "string", default: "bge" },
+  // The quality part's dataset: locomo, realtalk (../shared's dev splits) or a file's path;
+  // --locomo is its older name. --categories names another dataset's categories.
+  dataset: { type: "string" },
+  locomo: { type: "string" },
+  categories: { type: "string" },
+  "hold-out": { type: "string" },
+  "skip-mem0": { type: "boolean", default: false },
+  sizes: { type: "string", default: "1000,10000,100000" },
+  queries: { type: "string", default: "200" },
+  "other-rows": { type: "string" },
+  "other-large-rows": { type: "string" },
+  "api-seed-max": { type: "string", default: "10000" },
+  "mem0-max-size": { type: "string", default: "10000" },
+  "neighbour-size": { type: "string", default: "10000" },
+  wallets: { type: "string", default: "20" },
+  // Rounds per wallet for concurrency (default 5), requests per operation for distance (20).
+  rounds: { type: "string" },
+  delay: { type: "string", default: "20" },
+  port: { type: "string", default: "8788" },
+  out: { type: "string", default: `${ROOT}bench-results` },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+const args = parseCommandLine();
 
 const PARTS = ["locomo", "speed", "neighbours", "concurrency", "distance"] as const;
 type Part = (typeof PARTS)[number];
