@@ -19,9 +19,12 @@
  * - concurrency: many wallets at once, on the embedded database and DATABASE_URL's server.
  * - distance (needs DATABASE_URL): each operation's latency with the database `--delay` ms away
  *   (a delay proxy, PgBouncers and wrangler of its own), and its Worker↔database round trips.
+ * - paid: x402 payments settled on a local chain (paid.ts): a paid store's and a paid recall's
+ *   latency, one payer's concurrent paid calls, and N payments at once over the payer's balance;
+ *   once per `--block-time` (0: a block per transaction; 2: Base's block time).
  *
  * Prints one table per part and writes bench-results/{locomo|realtalk,speed}-<embedded|server>.json,
- * neighbours-<embedded|server>.json, concurrency.json and distance.json.
+ * neighbours-<embedded|server>.json, concurrency.json, distance.json and paid.json.
  *
  * How to run it: USAGE below, or `npm run bench -- --help`.
  */
@@ -31,9 +34,10 @@ import { parseArgs } from "node:util";
 import { ROOT } from "../local/service";
 import { runConcurrency } from "./concurrency";
 import { Cleanups, runDistance } from "./distance/index";
-import { log, printTable, type Table, writeJson } from "./lib/report";
+import { log, machine, printTable, type Table, writeJson } from "./lib/report";
 import { runLocomo } from "./locomo/index";
 import { runNeighbours } from "./neighbours";
+import { runPaid } from "./paid";
 import { runSpeed } from "./speed/index";
 import { type EmbedServer, startEmbedServer } from "./systems/embed-server";
 import { type BenchEmbedding, type EmbedderKind, startBenchEmbedding } from "./systems/embedding";
@@ -41,8 +45,8 @@ import { cleanupMem0 } from "./systems/mem0";
 import { type Stack, startStack } from "./systems/stack";
 
 const USAGE = `npm run bench [-- options]: the service beside Mem0 on this machine, one table per part
-on stdout and JSON in bench-results/. Parts: locomo, speed, neighbours, concurrency, and distance
-(skipped without DATABASE_URL); all of them unless --only names one.
+on stdout and JSON in bench-results/. Parts: locomo, speed, neighbours, concurrency, paid, and
+distance (skipped without DATABASE_URL); all of them unless --only names one.
 
   npm run bench                                       # every part, sizes 1000,10000,100000
   npm run bench -- --only locomo                      # quality only
@@ -53,6 +57,7 @@ on stdout and JSON in bench-results/. Parts: locomo, speed, neighbours, concurre
   npm run bench -- --only locomo --dataset path/to/data.json --categories 1=multi-hop,2=temporal
   npm run bench -- --only locomo --hold-out conv-43   # that conversation reported apart
   npm run bench -- --locomo path/to/locomo.json --skip-mem0
+  npm run bench -- --only paid --block-time 0,2         # x402 on a local chain, Base's 2 s blocks
   DATABASE_URL=postgres://… npm run bench             # a real PostgreSQL server
   DATABASE_URL=postgres://… npm run bench -- --only distance --delay 20 --rounds 20`;
 
@@ -92,6 +97,12 @@ const OPTIONS = {
   // Rounds per wallet for concurrency (default 5), requests per operation for distance (20).
   rounds: { type: "string" },
   delay: { type: "string", default: "20" },
+  // The paid part: paid calls timed per operation, one payer's calls at once, payments at once
+  // over the balance, and the chain's seconds between blocks (one run each).
+  "paid-calls": { type: "string", default: "20" },
+  concurrent: { type: "string", default: "10" },
+  attack: { type: "string", default: "6" },
+  "block-time": { type: "string", default: "0,2" },
   port: { type: "string", default: "8788" },
   out: { type: "string", default: `${ROOT}bench-results` },
   help: { type: "boolean", short: "h", default: false },
@@ -99,7 +110,7 @@ const OPTIONS = {
 
 const args = parseCommandLine();
 
-const PARTS = ["locomo", "speed", "neighbours", "concurrency", "distance"] as const;
+const PARTS = ["locomo", "speed", "neighbours", "concurrency", "paid", "distance"] as const;
 type Part = (typeof PARTS)[number];
 
 /** ../shared's dev split of a named dataset, or the path given. */
@@ -158,12 +169,18 @@ async function main() {
   process.on("SIGINT", () => void stop().then(() => process.exit(130)));
   try {
     const tables: Table[] = [];
-    if (["locomo", "speed", "neighbours", "concurrency"].some((p) => parts.has(p as Part))) {
+    const needsEmbedder = ["locomo", "speed", "neighbours", "concurrency", "paid"];
+    if (needsEmbedder.some((p) => parts.has(p as Part))) {
       embedding = await startBenchEmbedding(args.embedder as EmbedderKind);
-      if (useMem0) {
+      if (useMem0 && !(parts.size === 1 && parts.has("paid"))) {
         embed = await startEmbedServer(embedding.embedder);
         log(`embedding endpoint for Mem0 on ${embed.baseUrl} (model ${embed.model})`);
       }
+    }
+    if (
+      embedding &&
+      ["locomo", "speed", "neighbours", "concurrency"].some((p) => parts.has(p as Part))
+    ) {
       stack = await startStack(positive("port", args.port), {
         serverUrl: process.env.DATABASE_URL,
         vars: embedding.vars,
@@ -241,6 +258,30 @@ async function main() {
         tables.push(...result.tables);
       }
       await stack.stop();
+    }
+    // With a stack and a chain of its own per block time: metering on, payments on the chain.
+    if (embedding && parts.has("paid")) {
+      const started = Date.now();
+      const runs = [];
+      for (const blockTime of (args["block-time"] ?? "0").split(",").map(Number)) {
+        const result = await runPaid({
+          port: positive("port", args.port),
+          calls: positive("paid-calls", args["paid-calls"]),
+          concurrent: positive("concurrent", args.concurrent),
+          attack: positive("attack", args.attack),
+          blockTime: positive("block-time", String(blockTime)),
+          vars: embedding.vars,
+        });
+        runs.push(result.json);
+        tables.push(...result.tables);
+      }
+      const file = writeJson(out, "paid.json", {
+        runs,
+        embedder: embedding.label,
+        machine: machine(),
+        command: commandLine(),
+      });
+      log(`paid done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
     }
     // With a Worker, PgBouncers and a scratch database of its own, after the others' are gone.
     if (parts.has("distance")) {

@@ -1,0 +1,285 @@
+/**
+ * The paid part: x402 payments settled on a local chain (anvil, the test USDC, the Worker's
+ * in-process facilitator; local/chain/), with metering on, as a paying agent sees them:
+ *
+ * - a paid store and a paid recall, one after another: the paid request's latency (the 402
+ *   that precedes it in a real client is a free answer, not timed);
+ * - one funded payer's `--concurrent` paid stores at once: how many succeed, and the wall time;
+ * - the over-balance attack: a payer holding the price of one store sends `--attack` paid
+ *   stores at once, each with its own valid payment. Served, settled (the payer's balance)
+ *   and written (its memories) must all be 1.
+ *
+ * `--block-time S` mines a block every S seconds once the chain is set up, as Base does (2 s),
+ * instead of one block per transaction. Settlement waits for its block.
+ */
+import { encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { x402Client } from "@x402/fetch";
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  erc20Abi,
+  http,
+  parseAbi,
+} from "viem";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { localViemChain } from "../local/chain/details";
+import { type LocalChain, startLocalChain } from "../local/chain/start";
+import { fmt, log, type Table } from "./lib/report";
+import { type LatencySummary, summary } from "./lib/stats";
+import { startStack } from "./systems/stack";
+
+export interface PaidOptions {
+  port: number;
+  /** Paid calls timed per operation. */
+  calls: number;
+  /** Paid stores one payer sends at once. */
+  concurrent: number;
+  /** Payments sent at once by a payer that can afford one. */
+  attack: number;
+  /** Seconds between blocks after set-up; 0 mines each transaction at once. */
+  blockTime: number;
+  vars: Record<string, string>;
+}
+
+interface Result {
+  block_time_s: number;
+  store: LatencySummary;
+  recall: LatencySummary;
+  concurrent: { calls: number; succeeded: number; seconds: number; statuses: number[] };
+  attack: { sent: number; served: number; settled: number; written: number; statuses: number[] };
+}
+
+const STORE_PRICE = 5000n;
+
+export async function runPaid(opts: PaidOptions): Promise<{ json: Result; tables: Table[] }> {
+  const chain = await startLocalChain({ log });
+  let stack: Awaited<ReturnType<typeof startStack>> | undefined;
+  try {
+    stack = await startStack(opts.port, {
+      vars: {
+        ...opts.vars,
+        METERING: "on",
+        X402_NETWORK: chain.network,
+        X402_ASSET: chain.asset,
+        X402_ASSET_NAME: chain.assetName,
+        X402_ASSET_VERSION: chain.assetVersion,
+        X402_PAY_TO: chain.payTo,
+        X402_RPC_URL: chain.rpcUrl,
+        X402_FACILITATOR_KEY: chain.facilitatorKey,
+      },
+    });
+    const paid = new PaidClient(stack.baseUrl, chain);
+    if (opts.blockTime > 0) await paid.mineEvery(opts.blockTime);
+
+    const funded = privateKeyToAccount(chain.payerKey);
+    // The first call warms the Worker's facilitator (its start-up is not a paid call's cost).
+    await paid.call(funded, "POST", "/v1/recall", { query: "warm up" });
+    log(`paid: ${opts.calls} paid stores, then ${opts.calls} paid recalls`);
+    const store = await paid.timed(funded, opts.calls, (i) => [
+      "/v1/store",
+      { content: `paid ${i}` },
+    ]);
+    const recall = await paid.timed(funded, opts.calls, () => ["/v1/recall", { query: "paid" }]);
+
+    log(`paid: ${opts.concurrent} paid stores at once from one funded payer`);
+    const started = performance.now();
+    const statuses = await Promise.all(
+      Array.from({ length: opts.concurrent }, (_, i) =>
+        paid.call(funded, "POST", "/v1/store", { content: `at once ${i}` }).then((r) => r.status),
+      ),
+    );
+    const seconds = (performance.now() - started) / 1000;
+
+    log(`paid: ${opts.attack} payments at once from a payer that can afford one`);
+    const attacker = privateKeyToAccount(generatePrivateKey());
+    await paid.mint(attacker.address, STORE_PRICE);
+    const attackStatuses = await Promise.all(
+      Array.from({ length: opts.attack }, (_, i) =>
+        paid.call(attacker, "POST", "/v1/store", { content: `over the balance ${i}` }),
+      ),
+    ).then((answers) => answers.map((a) => a.status));
+    const left = await paid.balanceOf(attacker.address);
+    const written = await paid.count(attacker);
+
+    const json: Result = {
+      block_time_s: opts.blockTime,
+      store,
+      recall,
+      concurrent: {
+        calls: opts.concurrent,
+        succeeded: statuses.filter((s) => s < 300).length,
+        seconds: Math.round(seconds * 100) / 100,
+        statuses,
+      },
+      attack: {
+        sent: opts.attack,
+        served: attackStatuses.filter((s) => s < 300).length,
+        settled: Number((STORE_PRICE - left) / STORE_PRICE),
+        written,
+        statuses: attackStatuses,
+      },
+    };
+    return { json, tables: [table(json)] };
+  } finally {
+    await stack?.stop();
+    await chain.stop();
+  }
+}
+
+function table(r: Result): Table {
+  const mined =
+    r.block_time_s > 0 ? `a block every ${r.block_time_s} s` : "a block per transaction";
+  return {
+    title: `\nPaid calls on the local chain (${mined}; ms)`,
+    header: ["", "p50", "p95", "n / result"],
+    rows: [
+      ["paid store", fmt(r.store.p50), fmt(r.store.p95), String(r.store.n)],
+      ["paid recall", fmt(r.recall.p50), fmt(r.recall.p95), String(r.recall.n)],
+      [
+        `${r.concurrent.calls} paid stores at once, one payer`,
+        "",
+        "",
+        `${r.concurrent.succeeded} succeeded in ${fmt(r.concurrent.seconds, 2)} s`,
+      ],
+      [
+        `${r.attack.sent} payments at once, balance for 1`,
+        "",
+        "",
+        `served ${r.attack.served}, settled ${r.attack.settled}, written ${r.attack.written}`,
+      ],
+    ],
+    notes: [
+      "Each paid call carries a fresh EIP-3009 payment signed before the clock starts; the latency is the paid request's.",
+    ],
+  };
+}
+
+/** An x402 client of the service on the local chain: signs payments and sends them. */
+class PaidClient {
+  private readonly chainClient;
+  private readonly minter;
+  private listing: Map<string, PaymentRequirements[]> | undefined;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly chain: LocalChain,
+  ) {
+    const viemChain = localViemChain(chain.rpcUrl, chain.chainId);
+    this.chainClient = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl) });
+    this.minter = createWalletClient({
+      account: privateKeyToAccount(chain.minterKey),
+      chain: viemChain,
+      transport: http(chain.rpcUrl),
+    });
+  }
+
+  /** Interval mining from now on (the set-up above ran with a block per transaction). */
+  async mineEvery(seconds: number) {
+    const test = createTestClient({
+      chain: localViemChain(this.chain.rpcUrl, this.chain.chainId),
+      mode: "anvil",
+      transport: http(this.chain.rpcUrl),
+    });
+    await test.setAutomine(false);
+    await test.setIntervalMining({ interval: seconds });
+  }
+
+  async mint(to: Address, amount: bigint) {
+    const hash = await this.minter.writeContract({
+      address: this.chain.asset,
+      abi: parseAbi(["function mint(address to, uint256 value)"]),
+      functionName: "mint",
+      args: [to, amount],
+    });
+    await this.chainClient.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+  }
+
+  balanceOf(address: Address) {
+    return this.chainClient.readContract({
+      address: this.chain.asset,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [address],
+    });
+  }
+
+  /** The requirements of a paid path, as GET /.well-known/x402 announces them. */
+  private async requirementsOf(path: string): Promise<PaymentRequirements[]> {
+    if (!this.listing) {
+      const res = await fetch(`${this.baseUrl}/.well-known/x402`);
+      const body = (await res.json()) as {
+        items: Array<{ resource: string; accepts: PaymentRequirements[] }>;
+      };
+      this.listing = new Map(body.items.map((i) => [new URL(i.resource).pathname, i.accepts]));
+    }
+    const accepts = this.listing.get(path);
+    if (!accepts?.length) throw new Error(`no payment requirement listed for ${path}`);
+    return accepts;
+  }
+
+  /** A payment of `account` for one call of `path`, signed now. */
+  async payment(account: PrivateKeyAccount, path: string): Promise<PaymentPayload> {
+    const client = x402Client.fromConfig({
+      schemes: [{ network: this.chain.network, client: new ExactEvmScheme(account) }],
+      spendControls: { allowedAssets: [{ network: this.chain.network, asset: this.chain.asset }] },
+    });
+    const required: PaymentRequired = {
+      x402Version: 2,
+      resource: { url: `${this.baseUrl}${path}`, description: path, mimeType: "application/json" },
+      accepts: await this.requirementsOf(path),
+    };
+    return client.createPaymentPayload(required);
+  }
+
+  /** One paid call: x-wallet-auth and a PAYMENT-SIGNATURE, both signed before it is timed. */
+  async call(account: PrivateKeyAccount, method: string, path: string, body: unknown) {
+    const headers = {
+      "content-type": "application/json",
+      "x-wallet-auth": await walletAuth(account),
+      "payment-signature": encodePaymentSignatureHeader(await this.payment(account, path)),
+    };
+    const started = performance.now();
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, ms: performance.now() - started, text };
+  }
+
+  /** `n` paid calls one after another; any answer but 2xx stops the run. */
+  async timed(
+    account: PrivateKeyAccount,
+    n: number,
+    request: (i: number) => [string, unknown],
+  ): Promise<LatencySummary> {
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const [path, body] = request(i);
+      const answer = await this.call(account, "POST", path, body);
+      if (answer.status >= 300) {
+        throw new Error(`paid ${path} → ${answer.status} ${answer.text.slice(0, 300)}`);
+      }
+      ms.push(answer.ms);
+    }
+    return summary(ms);
+  }
+
+  /** How many memories `account` holds (a free call). */
+  async count(account: PrivateKeyAccount): Promise<number> {
+    const res = await fetch(`${this.baseUrl}/v1/memories/count`, {
+      headers: { "x-wallet-auth": await walletAuth(account) },
+    });
+    return ((await res.json()) as { count: number }).count;
+  }
+}
+
+async function walletAuth(account: PrivateKeyAccount): Promise<string> {
+  const ts = Math.floor(Date.now() / 1000);
+  return `${account.address}:${ts}:${await account.signMessage({ message: `service-auth:${ts}` })}`;
+}
