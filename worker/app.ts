@@ -1,14 +1,12 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { HTTPException } from "hono/http-exception";
-import { databaseUnavailable, isDatabaseUnavailable } from "./db/unavailable";
 import { ApiError, errorBody } from "./errors";
-import { logError } from "./lib/log";
 import { Timings } from "./lib/timing";
 import { validationError } from "./lib/validate";
 import type { AppEnv } from "./middleware/app-env";
 import { identify, requireWallet } from "./middleware/auth";
 import { inputGuard } from "./middleware/body";
-import { freeAllowance, metering, rateLimit } from "./middleware/meter";
+import { errorResponse } from "./middleware/error-response";
+import { metering, rateLimit } from "./middleware/meter";
 import { services } from "./middleware/services";
 import { operationFor, PAID_ROUTES, registerRoutes } from "./routes";
 
@@ -51,7 +49,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   // request (routes/index.ts), then who is calling and whether they are over their rate
   // limit, before the body is even read: a refused request costs one Durable Object call,
   // and every later response (4xx, 404) gets the rate-limit headers. Then the operation's
-  // own guard: a wallet where it needs one, and a free call or a payment where it costs.
+  // own guard: a wallet where it needs one. A paid operation's free call or payment is taken
+  // after its input is validated, at its charge point (middleware/charge.ts).
   app.use(services);
   app.use(async (c, next) => {
     c.set("operation", operationFor(c.req.method, c.req.path));
@@ -69,7 +68,6 @@ export function createApp(): OpenAPIHono<AppEnv> {
     const needsWallet = op ? op.auth === "wallet" : c.req.path.startsWith("/v1/");
     return needsWallet ? requireWallet(c, next) : next();
   });
-  app.use((c, next) => (c.get("operation")?.price ? freeAllowance(c, next) : next()));
 
   registerRoutes(app);
 
@@ -83,22 +81,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     ),
   );
 
-  app.onError((err, c) => {
-    const requestId = c.get("requestId") ?? crypto.randomUUID();
-    let apiError: ApiError;
-    if (err instanceof ApiError) {
-      apiError = err;
-    } else if (err instanceof HTTPException && err.status < 500) {
-      // Hono's own 4xx (e.g. its body parser): the spec answers bad input with 422.
-      apiError = new ApiError("VALIDATION_ERROR", err.message || "Invalid request");
-    } else if (isDatabaseUnavailable(err)) {
-      apiError = databaseUnavailable();
-    } else {
-      apiError = new ApiError("INTERNAL_ERROR", "Internal server error");
-    }
-    if (apiError.status >= 500) logError(`[${requestId}] ${c.req.method} ${c.req.routePath}`, err);
-    return c.json(errorBody(apiError, requestId), apiError.status, apiError.headers);
-  });
+  app.onError((err, c) => errorResponse(c, err));
 
   return app;
 }

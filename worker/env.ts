@@ -57,6 +57,12 @@ export interface Env {
   AI?: Ai;
   /** on | off; unset: on when the METER binding exists (see middleware/metering.ts). */
   METERING?: string;
+  /**
+   * The most free-allowance calls the wallets calling from one client IP may take a day
+   * (middleware/charge.ts); unset: no cap. Wallets cost nothing to make, so without it one
+   * client can claim every new wallet's 100 free calls.
+   */
+  FREE_CALLS_PER_IP_PER_DAY?: string;
   /** Rate limits and the free allowance (meter/meter-object.ts). */
   METER?: DurableObjectNamespace<Meter>;
   /**
@@ -107,6 +113,11 @@ const configSchema = z.object({
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().min(1).optional(),
   METERING: z.enum(["on", "off"]).optional(),
+  FREE_CALLS_PER_IP_PER_DAY: z.coerce
+    .number({ message: "FREE_CALLS_PER_IP_PER_DAY must be a whole number" })
+    .int("FREE_CALLS_PER_IP_PER_DAY must be a whole number")
+    .min(1, "FREE_CALLS_PER_IP_PER_DAY must be at least 1 (unset it for no cap)")
+    .optional(),
   X402_NETWORK: z
     .string()
     .regex(/^eip155:[1-9]\d*$/, "must be a CAIP-2 EVM network id such as eip155:8453")

@@ -1,9 +1,11 @@
 /**
- * Compiles the local chain's contracts (contracts/: a USDC-like EIP-3009 token and Multicall3)
- * with the npm `solc` package. Imports nothing of this repository.
+ * The local chain's contracts: those of contracts/ (a USDC-like EIP-3009 token, Multicall3 and
+ * the x402 exact Permit2 proxy), compiled with the npm `solc` package, and Uniswap's Permit2
+ * as Uniswap built it (`permit2CreationCode`). Imports nothing of this repository.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import solc from "solc";
 import type { Abi, Hex } from "viem";
 
@@ -32,7 +34,7 @@ interface SolcOutput {
  * hash of the sources and the compiler version, since solc-js takes seconds to load.
  */
 export function compileContracts(): Record<string, Compiled> {
-  const files = ["TestUSDC.sol", "Multicall3.sol"];
+  const files = ["TestUSDC.sol", "Multicall3.sol", "X402ExactPermit2Proxy.sol"];
   const sources = Object.fromEntries(
     files.map((f) => [f, { content: readFileSync(new URL(f, CONTRACTS_DIR), "utf8") }]),
   );
@@ -75,4 +77,18 @@ export function compileContracts(): Record<string, Compiled> {
   mkdirSync(CACHE_DIR, { recursive: true });
   writeFileSync(cacheFile, JSON.stringify(result));
   return result;
+}
+
+/**
+ * Permit2's creation code, as Uniswap compiled it from its source: the `_bytecode` of the
+ * Permit2 factory that @uniswap/universal-router (a dev dependency) ships with its typechain
+ * bindings. Read as text: the file itself imports ethers, which this repository does not use.
+ */
+export function permit2CreationCode(): Hex {
+  const require = createRequire(import.meta.url);
+  const pkg = require.resolve("@uniswap/universal-router/package.json");
+  const file = pkg.replace(/package\.json$/, "typechain/factories/Permit2__factory.ts");
+  const match = readFileSync(file, "utf8").match(/_bytecode\s*=\s*"(0x[0-9a-fA-F]+)"/);
+  if (!match?.[1]) throw new Error(`Permit2's creation code not found in ${file}`);
+  return match[1] as Hex;
 }

@@ -125,14 +125,18 @@ describe("Meter free allowance", () => {
 describe("Meter rate limit and free call in one call", () => {
   it("takes a free call with an allowed hit, and none with a refused one", async () => {
     const stub = freshStub();
-    expect(await stub.hitAll([{ bucket: "all", limit: 1, windowSeconds: 60 }], T0, 2)).toEqual({
+    expect(
+      await stub.hitAll([{ bucket: "all", limit: 1, windowSeconds: 60 }], T0, { total: 2 }),
+    ).toEqual({
       allowed: true,
       limit: 1,
       remaining: 0,
       resetAt: T0 / 1000 + 60,
       free: { granted: true, used: 1, remaining: 1 },
     });
-    const refused = await stub.hitAll([{ bucket: "all", limit: 1, windowSeconds: 60 }], T0, 2);
+    const refused = await stub.hitAll([{ bucket: "all", limit: 1, windowSeconds: 60 }], T0, {
+      total: 2,
+    });
     expect(refused).toMatchObject({ allowed: false });
     expect(refused.free).toBeUndefined();
     expect(await stub.freeStatus(2)).toEqual({ used: 1, remaining: 1 });
@@ -141,7 +145,9 @@ describe("Meter rate limit and free call in one call", () => {
   it("answers the allowance used up as a refused grant, the hit still counted", async () => {
     const stub = freshStub();
     await stub.reserveFree(1);
-    const hit = await stub.hitAll([{ bucket: "all", limit: 5, windowSeconds: 60 }], T0, 1);
+    const hit = await stub.hitAll([{ bucket: "all", limit: 5, windowSeconds: 60 }], T0, {
+      total: 1,
+    });
     expect(hit).toMatchObject({ allowed: true, remaining: 4 });
     expect(hit.free).toEqual({ granted: false, used: 1, remaining: 0 });
   });

@@ -77,7 +77,7 @@ describe("identity from the payment alone (spec, Authentication, way 3)", () => 
     const res = await send("/v1/store", "POST", forged);
     expect(res.status).toBe(401);
     expect((await json(res)).error.message).toBe(
-      "PAYMENT-SIGNATURE is not signed by authorization.from",
+      "PAYMENT-SIGNATURE is not signed by its payer (from)",
     );
     expect((await send("/v1/store", "POST", { ...payload, x402Version: 1 })).status).toBe(401);
     // A payment is not an identity on a free endpoint.

@@ -3,19 +3,16 @@
  * handler that fails, a wrong amount, network or an unfunded payer.
  */
 import { runInDurableObject } from "cloudflare:test";
-import {
-  decodePaymentRequiredHeader,
-  decodePaymentResponseHeader,
-  encodePaymentSignatureHeader,
-} from "@x402/core/http";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, uniqueText } from "../helpers";
 import {
   balances,
   expectChainReady,
-  expectedRequirement,
+  expectedAccepts,
   expectTransferred,
+  expectUnchanged,
   fundedPayer,
   json,
   meterOf,
@@ -49,9 +46,9 @@ describe("x402 refusals: nothing moves", () => {
     expect(error.details.reason).toBe("payment already used: its authorization nonce was settled");
     const header = decodePaymentRequiredHeader(replay.headers.get("payment-required") ?? "");
     expect(header.error).toBe(error.details.reason);
-    expect(header.accepts).toEqual([expectedRequirement("5000")]);
+    expect(header.accepts).toEqual(expectedAccepts("5000"));
     expect(replay.headers.get("payment-response")).toBeNull();
-    expect(await balances(p.address)).toEqual(afterFirst);
+    expectUnchanged(afterFirst, await balances(p.address));
 
     // Second line of defence: were the nonce forgotten by the payer's Meter, the facilitator's
     // verification still finds it used on chain, and the handler does not run either.
@@ -64,7 +61,7 @@ describe("x402 refusals: nothing moves", () => {
     );
     expect(again.status).toBe(402);
     expect((await json(again)).error.details.reason).toBe("invalid_exact_evm_nonce_already_used");
-    expect(await balances(p.address)).toEqual(afterFirst);
+    expectUnchanged(afterFirst, await balances(p.address));
     // Only the original was stored.
     expect((await json(await p.fetch("/v1/memories"))).total).toBe(1);
   });
@@ -84,25 +81,23 @@ describe("x402 refusals: nothing moves", () => {
     expect((await json(await p.fetch("/v1/memories"))).total).toBe(1);
   });
 
-  it("does not settle when the handler fails (422), and the payment stays usable", async () => {
+  it("answers invalid input with 422 before asking for a payment: nothing is paid", async () => {
     const p = await fundedPayer();
     const before = await balances(p.address);
     const failed = await p.pay("/v1/store", post({ content: "" }));
     expect(failed.status).toBe(422);
     expect((await json(failed)).error.code).toBe("VALIDATION_ERROR");
     expect(failed.headers.get("payment-response")).toBeNull();
-    expect(p.sentPayments).toHaveLength(1);
-    expect(await balances(p.address)).toEqual(before);
+    expect(p.sentPayments).toEqual([]);
+    expectUnchanged(before, await balances(p.address));
 
-    // Nothing was transferred, so the same authorization can pay for a call that succeeds.
-    const retried = await p.fetch(
-      "/v1/store",
-      postPaid({ content: uniqueText("second try") }, p.sentPayments[0] ?? ""),
-    );
-    expect(retried.status).toBe(201);
-    expect(decodePaymentResponseHeader(retried.headers.get("payment-response") ?? "").success).toBe(
-      true,
-    );
+    // A payment sent with invalid input is not spent either: it still pays for a good call.
+    const payment = encodePaymentSignatureHeader(await storePayment(p));
+    const invalid = await p.fetch("/v1/store", postPaid({ content: "" }, payment));
+    expect(invalid.status).toBe(422);
+    expectUnchanged(before, await balances(p.address));
+    const good = await p.fetch("/v1/store", postPaid({ content: uniqueText("good") }, payment));
+    expect(good.status, await good.clone().text()).toBe(201);
     expectTransferred(before, await balances(p.address), 5000n);
   });
 
@@ -113,8 +108,8 @@ describe("x402 refusals: nothing moves", () => {
     if (!requirement) throw new Error("no requirement");
     const client = x402For(p.account);
     const before = await balances(p.address);
-    const sendWith = async (payload: PaymentPayload) => {
-      const res = await p.fetch(
+    const sendWith = async (payload: PaymentPayload, sender = p) => {
+      const res = await sender.fetch(
         "/v1/store",
         postPaid({ content: uniqueText("refused") }, encodePaymentSignatureHeader(payload)),
       );
@@ -153,9 +148,9 @@ describe("x402 refusals: nothing moves", () => {
     // A wallet without tokens: verification simulates the transfer and explains the failure.
     const broke = newPayer();
     const unfunded = await x402For(broke.account).createPaymentPayload(required);
-    expect(await sendWith(unfunded)).toBe("invalid_exact_evm_insufficient_balance");
+    expect(await sendWith(unfunded, broke)).toBe("invalid_exact_evm_insufficient_balance");
 
-    expect(await balances(p.address)).toEqual(before);
+    expectUnchanged(before, await balances(p.address));
     expect((await json(await p.fetch("/v1/memories"))).total).toBe(0);
   });
 });

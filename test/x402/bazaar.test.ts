@@ -79,8 +79,19 @@ describe("bazaar in every 402", () => {
       ["POST", "/v1/recall", "/v1/recall", { query: "x" }],
       ["POST", "/v1/memories/extract", "/v1/memories/extract", { text: "x" }],
       ["PATCH", `/v1/memories/${MISSING_ID}`, "/v1/memories/{id}", { content: "y" }],
-      ["PATCH", "/v1/memories/batch", "/v1/memories/batch", { updates: [] }],
-      ["POST", "/v1/memories/batch-update", "/v1/memories/batch-update", { updates: [] }],
+      // A body that validates: the 402 comes after validation (the charge point).
+      [
+        "PATCH",
+        "/v1/memories/batch",
+        "/v1/memories/batch",
+        { updates: [{ id: MISSING_ID, importance: 1 }] },
+      ],
+      [
+        "POST",
+        "/v1/memories/batch-update",
+        "/v1/memories/batch-update",
+        { updates: [{ id: MISSING_ID, importance: 1 }] },
+      ],
     ];
     for (const [method, url, path, body] of cases) {
       const res = await w.call(method, url, body);
@@ -234,17 +245,17 @@ describe("GET /.well-known/x402", () => {
     expect(res.status).toBe(200);
     for (const item of res.body.items) {
       expect(item.resource).toMatch(/^http:\/\/chain\.test\/v1\//);
-      expect(item.accepts).toEqual([
-        {
-          scheme: "exact",
-          network: chain.network,
-          asset: chain.asset,
-          amount: item.price.amount,
-          payTo: chain.payTo,
-          maxTimeoutSeconds: 300,
-          extra: { name: "USD Coin", version: "2" },
-        },
-      ]);
+      const eip3009 = {
+        scheme: "exact",
+        network: chain.network,
+        asset: chain.asset,
+        amount: item.price.amount,
+        payTo: chain.payTo,
+        maxTimeoutSeconds: 300,
+        extra: { name: "USD Coin", version: "2" },
+      };
+      const permit2 = { ...eip3009, extra: { ...eip3009.extra, assetTransferMethod: "permit2" } };
+      expect(item.accepts).toEqual([eip3009, permit2]);
     }
   });
 

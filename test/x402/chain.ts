@@ -12,7 +12,14 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { type ApiResponse, request, signAuth, type WorkerFetch } from "../helpers";
 import { chain, chainFetch, exhaustAllowance, mint, publicClient, x402For } from "../payment/chain";
 
-export { balances, chain, chainFetch, exhaustAllowance, meterOf } from "../payment/chain";
+export {
+  balances,
+  chain,
+  chainFetch,
+  exhaustAllowance,
+  expectUnchanged,
+  meterOf,
+} from "../payment/chain";
 export { workerWith } from "../worker-with";
 
 /** How many token transfers `from` made (Transfer events on the chain). */

@@ -15,6 +15,7 @@ import { replayOf } from "../../worker/payment/payment-id";
 import { expectError, uniqueText } from "../helpers";
 import {
   balances,
+  expectUnchanged,
   meterOf,
   newPayer,
   type Payer,
@@ -63,7 +64,7 @@ describe("payment-identifier: one answer and one charge per identifier", () => {
       expect(retry.body).toEqual(paid.body);
       expect(retry.headers.get("payment-response")).toBe(receipt);
     }
-    expect(await balances(p.address)).toEqual(afterFirst);
+    expectUnchanged(afterFirst, await balances(p.address));
     expect(await transfersFrom(p.address)).toBe(1);
     const list = await p.call("GET", "/v1/memories");
     expect(list.body.total).toBe(1);
@@ -88,11 +89,11 @@ describe("payment-identifier: one answer and one charge per identifier", () => {
     const onRecall = await p.call(
       "POST",
       "/v1/recall",
-      body,
+      { query: body.content },
       paymentHeader(await p.pay(recall, id)),
     );
     expectError(onRecall, 409, "CONFLICT");
-    expect(await balances(p.address)).toEqual(afterFirst);
+    expectUnchanged(afterFirst, await balances(p.address));
     expect((await p.call("GET", "/v1/memories")).body.total).toBe(1);
   });
 
@@ -129,12 +130,13 @@ describe("payment-identifier: one answer and one charge per identifier", () => {
     const id = generatePaymentId();
     const before = await balances(p.address);
     const bad = { content: "" };
-    const failed = await p.call("POST", "/v1/store", bad, await paymentFor(p, bad, id));
+    const good = { content: uniqueText("second try") };
+    // Invalid input is answered before the charge point: the payment and its id are untouched.
+    const failed = await p.call("POST", "/v1/store", bad, await paymentFor(p, good, id));
     expectError(failed, 422, "VALIDATION_ERROR");
-    expect(await balances(p.address)).toEqual(before);
+    expectUnchanged(before, await balances(p.address));
 
     // A corrected request may use the identifier: it was not bound to the failed one.
-    const good = { content: uniqueText("second try") };
     const paid = await p.call("POST", "/v1/store", good, await paymentFor(p, good, id));
     expect(paid.status).toBe(201);
     expect((await balances(p.address)).payer).toBe(before.payer - 5000n);

@@ -49,14 +49,27 @@ export function limitsFor(extra?: ExtraBucket): BucketLimit[] {
   return [all, { bucket: "llm", limit: LLM_RATE_LIMIT_PER_MINUTE, windowSeconds: WINDOW_SECONDS }];
 }
 
+/**
+ * The operator's cap on free calls taken from one client IP a day (FREE_CALLS_PER_IP_PER_DAY),
+ * counted in that IP's Meter: a bucket with a fixed one-day window, like the minute buckets.
+ */
+export const FREE_PER_IP_BUCKET = "free-per-ip";
+export const DAY_SECONDS = 24 * 60 * 60;
+export const freePerIpLimit = (cap: number): BucketLimit => ({
+  bucket: FREE_PER_IP_BUCKET,
+  limit: cap,
+  windowSeconds: DAY_SECONDS,
+});
+
 /** Start, in unix seconds, of the fixed window holding `nowMs`. */
 export function windowStartOf(nowMs: number, windowSeconds: number): number {
   return Math.floor(nowMs / (windowSeconds * 1000)) * windowSeconds;
 }
 
 /**
- * One hit against every bucket in `limits`, all or nothing: it is allowed only when every
- * bucket has room, and only then is every bucket counted (`updates`). A refused hit consumes
+ * One hit of `count` requests against every bucket in `limits`, all or nothing: it is allowed
+ * only when every bucket has room for all of them, and only then is every bucket counted
+ * (`updates`). A refused hit consumes
  * nothing anywhere, so a client that waits for the reset loses no quota to its refusals.
  *
  * Reported numbers: when refused, the first bucket that refused; when allowed, the bucket
@@ -66,6 +79,7 @@ export function evaluateHit(
   limits: readonly BucketLimit[],
   stored: ReadonlyMap<string, WindowCount>,
   nowMs: number,
+  count = 1,
 ): { result: HitResult; updates: WindowCount[] } {
   const states = limits.map((l) => {
     const windowStart = windowStartOf(nowMs, l.windowSeconds);
@@ -73,7 +87,7 @@ export function evaluateHit(
     const used = row && row.windowStart === windowStart ? row.count : 0;
     return { ...l, windowStart, used, resetAt: windowStart + l.windowSeconds };
   });
-  const refused = states.find((s) => s.used >= s.limit);
+  const refused = states.find((s) => s.used + count > s.limit);
   if (refused) {
     return {
       result: { allowed: false, limit: refused.limit, remaining: 0, resetAt: refused.resetAt },
@@ -82,7 +96,7 @@ export function evaluateHit(
   }
   let tightest: HitResult | undefined;
   for (const s of states) {
-    const remaining = s.limit - s.used - 1;
+    const remaining = s.limit - s.used - count;
     if (!tightest || remaining < tightest.remaining) {
       tightest = { allowed: true, limit: s.limit, remaining, resetAt: s.resetAt };
     }
@@ -93,7 +107,7 @@ export function evaluateHit(
     updates: states.map((s) => ({
       bucket: s.bucket,
       windowStart: s.windowStart,
-      count: s.used + 1,
+      count: s.used + count,
     })),
   };
 }

@@ -14,6 +14,15 @@
  *     Wallet objects only: the single row counts the paid calls taken from the free
  *     allowance (reserved, minus those given back because the call failed). Absent = 0.
  *
+ *   credit(id INTEGER PRIMARY KEY CHECK (id = 1), atomic INTEGER)
+ *     Wallet objects only: USDC (atomic units, 6 decimals) the wallet paid for calls that
+ *     then failed after their payment settled (middleware/charge.ts). A later paid call
+ *     without a payment is served from it before a 402 asks for one. Absent = 0.
+ *
+ *   The rate_window table also holds, in IP objects, the bucket "free-per-ip" (a one-day
+ *   window): free calls taken by wallets calling from that IP, when the operator caps them
+ *   (FREE_CALLS_PER_IP_PER_DAY).
+ *
  *   payment_nonce(nonce TEXT PRIMARY KEY, state TEXT, expires_at INTEGER)
  *     Wallet objects only, for the wallet as payer: the EIP-3009 authorization nonces (lower-
  *     case hex) of x402 payments it signed that a request is using: 'pending' from before
@@ -54,10 +63,26 @@ import {
   type StoredResponse,
 } from "./payment-ids";
 
+/** What a paid call without a payment asks of the wallet's allowance (reserveFree). */
+export interface FreeAsk {
+  /** The allowance (FREE_CALLS_PER_WALLET). */
+  total: number;
+  /** Free calls the call costs (1, or one per 100 memories imported); default 1. */
+  count?: number;
+  /** Its price in atomic units: taken from the wallet's credit when no free call is left. */
+  creditPrice?: number;
+}
+
+/**
+ * A call taken from the allowance (`count` free calls, absent = 1) or, when `credit` is set,
+ * that many atomic units of the wallet's credit; `used` and `remaining` are the allowance's.
+ */
 export interface FreeGrant {
   granted: boolean;
   used: number;
   remaining: number;
+  count?: number;
+  credit?: number;
 }
 
 /** A rate-limit verdict, and the free call taken with it when one was asked for. */
@@ -66,6 +91,8 @@ export type MeteredHit = HitResult & { free?: FreeGrant };
 export interface FreeUsage {
   used: number;
   remaining: number;
+  /** The wallet's credit in atomic units, when it holds any. */
+  credit?: number;
 }
 
 /** A payment nonce taken for one request, or the state of the request that holds it. */
@@ -105,6 +132,12 @@ export class Meter extends DurableObject<NoBindings> {
          expires_at INTEGER NOT NULL
        )`,
     );
+    this.sql.exec(
+      `CREATE TABLE IF NOT EXISTS credit (
+         id INTEGER PRIMARY KEY CHECK (id = 1),
+         atomic INTEGER NOT NULL
+       )`,
+    );
     this.sql.exec(PAYMENT_ID_TABLE);
     this.sql.exec(
       `CREATE TABLE IF NOT EXISTS sign_in_nonce (
@@ -120,11 +153,11 @@ export class Meter extends DurableObject<NoBindings> {
   }
 
   /**
-   * One request counted in several buckets at once, all or nothing (see evaluateHit); with
-   * `freeTotal`, an allowed request also takes a call from the free allowance (reserveFree):
+   * `count` requests counted in several buckets at once, all or nothing (see evaluateHit);
+   * with `free`, an allowed request also takes what it asks of the allowance (reserveFree):
    * one call to this object where a paid request made two, one after the other.
    */
-  hitAll(limits: BucketLimit[], nowMs: number, freeTotal?: number): MeteredHit {
+  hitAll(limits: BucketLimit[], nowMs: number, free?: FreeAsk, count = 1): MeteredHit {
     const stored = new Map<string, WindowCount>();
     for (const row of this.sql.exec<WindowRow>(
       "SELECT bucket, window_start, count FROM rate_window",
@@ -135,7 +168,7 @@ export class Meter extends DurableObject<NoBindings> {
         count: row.count,
       });
     }
-    const { result, updates } = evaluateHit(limits, stored, nowMs);
+    const { result, updates } = evaluateHit(limits, stored, nowMs, count);
     for (const u of updates) {
       this.sql.exec(
         `INSERT INTO rate_window (bucket, window_start, count) VALUES (?, ?, ?)
@@ -145,29 +178,64 @@ export class Meter extends DurableObject<NoBindings> {
         u.count,
       );
     }
-    if (!result.allowed || freeTotal === undefined) return result;
-    return { ...result, free: this.reserveFree(freeTotal) };
+    if (!result.allowed || free === undefined) return result;
+    return { ...result, free: this.reserveFree(free.total, free.count, free.creditPrice) };
   }
 
-  /** Takes one call from the free allowance of `total`, if any is left. */
-  reserveFree(total: number): FreeGrant {
-    const used = this.freeUsed();
-    if (used >= total) return { granted: false, used, remaining: 0 };
-    this.setFreeUsed(used + 1);
-    return { granted: true, used: used + 1, remaining: total - used - 1 };
+  /** Gives back `count` requests counted in `bucket`'s window starting at `windowStart`. */
+  unhit(bucket: string, windowStart: number, count: number): void {
+    this.sql.exec(
+      "UPDATE rate_window SET count = max(0, count - ?) WHERE bucket = ? AND window_start = ?",
+      count,
+      bucket,
+      windowStart,
+    );
   }
 
-  /** Gives back one reserved call (the paid call failed); never below 0 used. */
-  releaseFree(): { used: number } {
+  /**
+   * Takes `count` calls from the free allowance of `total` if that many are left (all or
+   * nothing), else `creditPrice` atomic units of the wallet's credit if it holds that much.
+   */
+  reserveFree(total: number, count = 1, creditPrice?: number): FreeGrant {
     const used = this.freeUsed();
-    if (used === 0) return { used };
-    this.setFreeUsed(used - 1);
-    return { used: used - 1 };
+    const remaining = Math.max(0, total - used);
+    if (count <= remaining) {
+      this.setFreeUsed(used + count);
+      return {
+        granted: true,
+        used: used + count,
+        remaining: remaining - count,
+        ...(count === 1 ? {} : { count }),
+      };
+    }
+    if (creditPrice !== undefined && creditPrice > 0) {
+      const held = this.creditHeld();
+      if (held >= creditPrice) {
+        this.setCredit(held - creditPrice);
+        return { granted: true, used, remaining, credit: creditPrice };
+      }
+    }
+    return { granted: false, used, remaining };
+  }
+
+  /** Gives back `count` reserved calls (the paid call failed); never below 0 used. */
+  releaseFree(count = 1): { used: number } {
+    const used = Math.max(0, this.freeUsed() - count);
+    this.setFreeUsed(used);
+    return { used };
+  }
+
+  /** Adds to the wallet's credit (a paid call failed after its payment settled). */
+  addCredit(atomic: number): { credit: number } {
+    const credit = this.creditHeld() + atomic;
+    this.setCredit(credit);
+    return { credit };
   }
 
   freeStatus(total: number): FreeUsage {
     const used = this.freeUsed();
-    return { used, remaining: Math.max(0, total - used) };
+    const credit = this.creditHeld();
+    return { used, remaining: Math.max(0, total - used), ...(credit > 0 ? { credit } : {}) };
   }
 
   /**
@@ -240,6 +308,20 @@ export class Meter extends DurableObject<NoBindings> {
       .exec<{ used: number }>("SELECT used FROM free_tier WHERE id = 1")
       .toArray();
     return rows[0]?.used ?? 0;
+  }
+
+  private creditHeld(): number {
+    const rows = this.sql
+      .exec<{ atomic: number }>("SELECT atomic FROM credit WHERE id = 1")
+      .toArray();
+    return rows[0]?.atomic ?? 0;
+  }
+
+  private setCredit(atomic: number): void {
+    this.sql.exec(
+      "INSERT INTO credit (id, atomic) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET atomic = excluded.atomic",
+      atomic,
+    );
   }
 
   private setFreeUsed(used: number): void {

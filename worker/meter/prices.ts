@@ -24,3 +24,12 @@ export const PRICES = {
 } as const satisfies Record<string, Price>;
 
 export type PriceClass = keyof typeof PRICES;
+
+/** `units` times `price` (an import of 250 memories costs three batch stores). */
+export function priceTimes(price: Price, units: number): Price {
+  if (units === 1) return price;
+  const atomic = BigInt(price.atomic) * BigInt(units);
+  const whole = atomic / 1_000_000n;
+  const fraction = (atomic % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
+  return { atomic: atomic.toString(), usd: fraction ? `${whole}.${fraction}` : `${whole}` };
+}

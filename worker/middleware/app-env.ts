@@ -15,7 +15,7 @@ import {
 import type { Env } from "../env";
 import type { Timings } from "../lib/timing";
 import type { PaidRoutes } from "../payment/paid-route";
-import type { FreeGrant, Metering } from "./metering";
+import type { Metering, TakenCall } from "./metering";
 import type { OperationMeta } from "./operation-meta";
 
 export type AppEnv = {
@@ -32,8 +32,8 @@ export type AppEnv = {
     /** The contract's paid routes (worker/routes), for 402 answers and the x402 listing. */
     paidRoutes: PaidRoutes;
     /** The free call the rate-limit call took for a paid request (middleware/meter.ts). */
-    freeGrant: FreeGrant | undefined;
-    /** Whether freeAllowance served that call (else rateLimit gives it back). */
+    freeCall: TakenCall | undefined;
+    /** Whether the charge point served that call (charge.ts; else rateLimit gives it back). */
     freeServed: boolean | undefined;
   };
 };

@@ -1,31 +1,20 @@
 import { createMiddleware } from "hono/factory";
 import type { Identification } from "../context";
 import { ApiError } from "../errors";
-import { isInnerCall } from "../lib/inner-call";
+import { countsInAll } from "../lib/inner-call";
 import { logError } from "../lib/log";
 import { type HitResult, limitsFor, retryAfterSeconds } from "../meter/limits";
-import { FREE_CALLS_PER_WALLET } from "../meter/prices";
 import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
 import type { AppContext, AppEnv } from "./app-env";
+import { freeAskOf, giveBack } from "./charge";
+import { clientIp } from "./client-ip";
 import {
   createMetering,
+  type FreeAsk,
   type MeteredHit,
   type MeterIdentity,
   NoopMetering,
-  type WalletMeter,
 } from "./metering";
-import { payForCall, paymentRequired } from "./payment";
-
-/**
- * The client address Cloudflare reports; x-forwarded-for (first entry) only where the
- * platform does not set cf-connecting-ip (local runs behind a proxy).
- */
-export function clientIp(headers: Headers): string {
-  const cf = headers.get("cf-connecting-ip")?.trim();
-  if (cf) return cf;
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || "unknown";
-}
 
 function meterIdentity(identity: Identification, headers: Headers): MeterIdentity {
   return identity.status === "wallet"
@@ -51,30 +40,42 @@ export const metering = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /**
+ * What a wallet's paid call asks of its allowance in the rate limiter's own Meter call: a call
+ * at the operation's fixed price, with no payment, and no per-IP cap to check beside it (the
+ * charge point, charge.ts, takes any other itself).
+ */
+function earlyAsk(c: AppContext, identity: MeterIdentity): FreeAsk | undefined {
+  const operation = c.get("operation");
+  const price = operation?.price && c.get("paidRoutes").find(c.req.method, c.req.path)?.price;
+  if (identity.kind !== "wallet" || !price || operation?.units) return undefined;
+  if (c.req.header(PAYMENT_SIGNATURE_HEADER)) return undefined;
+  if (c.get("services").config.FREE_CALLS_PER_IP_PER_DAY) return undefined;
+  return freeAskOf(price);
+}
+
+/**
  * Counts every request (any path, any outcome) against the verified wallet, else the client
  * IP, and refuses it with 429 when a bucket is full. Runs after identify and before any
  * body parsing, so a refused request costs one Durable Object call and nothing else. The
  * X-RateLimit-* headers are added to whatever response the rest of the chain produces,
  * errors and 404s included (Hono has already turned those into c.res by then).
  *
- * For a wallet's paid call the same Durable Object call also takes its free call
- * (freeAllowance below reads it), and the database connection opens meanwhile: at a
- * distance, the Meter's round trip and the connection's overlap instead of adding up.
+ * A tool call dispatched by /mcp counts like the same call made directly; the /mcp request's
+ * own count stands for its first one (lib/inner-call.ts).
+ *
+ * For a wallet's paid call the same Durable Object call also takes its free call (the charge
+ * point, charge.ts, uses it), and the database connection opens meanwhile: at a distance, the
+ * Meter's round trip and the connection's overlap instead of adding up.
  */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const metering = c.get("metering");
   const nowMs = Date.now();
   const identity = meterIdentity(c.get("identity"), c.req.raw.headers);
-  // A tool call dispatched by /mcp was counted in "all" as the /mcp request
-  // (lib/inner-call.ts); its operation's own bucket (llm) still counts here.
-  const inner = isInnerCall(c.env);
   const operation = c.get("operation");
-  const limits = limitsFor(operation?.bucket).filter((l) => !inner || l.bucket !== "all");
+  const inAll = countsInAll(c.env);
+  const limits = limitsFor(operation?.bucket).filter((l) => inAll || l.bucket !== "all");
   if (limits.length === 0) return next();
-  const freeTotal =
-    identity.kind === "wallet" && operation?.price && !c.req.header(PAYMENT_SIGNATURE_HEADER)
-      ? FREE_CALLS_PER_WALLET
-      : undefined;
+  const ask = earlyAsk(c, identity);
   const connecting =
     identity.kind === "wallet" && operation?.auth === "wallet"
       ? c.get("services").connect()
@@ -82,11 +83,11 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const [result] = await Promise.all([
     c
       .get("timings")
-      .measure("meter", () => metering.hit(identity, limits, nowMs, freeTotal))
+      .measure("meter", () => metering.hit(identity, limits, nowMs, ask))
       .catch((err: unknown): Promise<MeteredHit> => {
         // Fail open: an unreachable meter must not take the whole API down with it. (The free
         // allowance fails closed instead: a paid call is never served unaccounted, so no
-        // grant here, and freeAllowance asks again.)
+        // grant here, and the charge point asks again.)
         logError(`[${c.get("requestId")}] rate limiter unavailable`, err);
         return new NoopMetering().hit(identity, limits, nowMs);
       }),
@@ -101,63 +102,19 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
       { ...headers, "Retry-After": String(retryAfterSeconds(result.resetAt, nowMs)) },
     );
   }
-  if (result.free) c.set("freeGrant", result.free);
-  const taken = result.free?.granted === true && identity.kind === "wallet";
+  const taken =
+    identity.kind === "wallet" && ask && result.free
+      ? { wallet: identity.wallet, grant: result.free }
+      : undefined;
+  if (taken) c.set("freeCall", taken);
   try {
     await next();
   } finally {
-    // A free call taken here and not served (the request failed, here or before
-    // freeAllowance ran) goes back.
-    if (taken && !(c.res.status < 400 && c.get("freeServed"))) {
-      await giveBack(c, metering.wallet(identity.wallet));
+    // A call taken here and not served (the request failed, here or before the charge point
+    // ran) goes back.
+    if (taken?.grant.granted && !(c.res.status < 400 && c.get("freeServed"))) {
+      await giveBack(c, taken);
     }
   }
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
-});
-
-async function giveBack(c: AppContext, meter: WalletMeter): Promise<void> {
-  // A failed give-back costs the wallet one free call; it must not replace the response.
-  await meter
-    .releaseFree()
-    .catch((err: unknown) =>
-      logError(`[${c.get("requestId")}] could not give back a free call`, err),
-    );
-}
-
-/**
- * Paid operations (their declared `price`) take one call from the wallet's free allowance before the
- * handler runs, and give it back when the request fails (status >= 400 or a throw), so only
- * served calls are counted. With no free call left, the answer is 402 (x402). The call is
- * usually taken already, with the rate limit (rateLimit above), which then gives it back.
- *
- * A request that carries a PAYMENT-SIGNATURE is paid with it and leaves the allowance
- * alone: the client chose to pay (x402 clients pay only after a 402, which comes once the
- * allowance is used up), and a payment is only ever accepted after full verification, even
- * when it is also the caller's identity (spec, Authentication, way 3).
- * Runs after requireWallet: a caller is always known here.
- */
-export const freeAllowance = createMiddleware<AppEnv>(async (c, next) => {
-  if (!c.get("operation")?.price) return next();
-  const payment = c.req.header(PAYMENT_SIGNATURE_HEADER);
-  if (payment) return payForCall(c, payment, next);
-  const taken = c.get("freeGrant");
-  if (taken) {
-    if (!taken.granted) return paymentRequired(c);
-    await next();
-    c.set("freeServed", c.res.status < 400);
-    return;
-  }
-  const { wallet } = c.get("caller");
-  const meter = c.get("metering").wallet(wallet);
-  const grant = await c
-    .get("timings")
-    .measure("free", () => meter.reserveFree(FREE_CALLS_PER_WALLET));
-  if (!grant.granted) return paymentRequired(c);
-  let served = false;
-  try {
-    await next();
-    served = c.res.status < 400;
-  } finally {
-    if (!served) await giveBack(c, meter);
-  }
 });

@@ -7,6 +7,7 @@ import type { Config, Env } from "../env";
 import { ApiError } from "../errors";
 import { type BucketLimit, windowStartOf } from "../meter/limits";
 import type {
+  FreeAsk,
   FreeGrant,
   FreeUsage,
   Meter,
@@ -16,11 +17,27 @@ import type {
 } from "../meter/meter-object";
 import type { PaymentIdClaim, StoredResponse } from "../meter/payment-ids";
 
-export type { FreeGrant, FreeUsage, MeteredHit, PaymentClaim } from "../meter/meter-object";
+export type {
+  FreeAsk,
+  FreeGrant,
+  FreeUsage,
+  MeteredHit,
+  PaymentClaim,
+} from "../meter/meter-object";
 export type { PaymentIdClaim, StoredResponse } from "../meter/payment-ids";
 
 /** A sign-in nonce claim; `unavailable` when nonces cannot be remembered (metering off). */
 export type SignInNonceClaim = StoredNonceClaim | "unavailable";
+
+/** A call taken from a wallet's allowance or credit, and the IP's count taken with it. */
+export interface TakenCall {
+  wallet: string;
+  grant: FreeGrant;
+  /** The free-per-ip count taken beside it (FREE_CALLS_PER_IP_PER_DAY), given back with it. */
+  ip?: { ip: string; windowStart: number; count: number };
+  /** Why nothing was taken, when nothing was: the IP's daily cap (else the allowance). */
+  refusedBy?: "ip";
+}
 
 /** Whom a request is counted against: a verified wallet, else the client IP. */
 export type MeterIdentity = { kind: "wallet"; wallet: string } | { kind: "ip"; ip: string };
@@ -35,26 +52,34 @@ export function meterKey(identity: MeterIdentity): string {
 /** Rate limits per identity; the rest of metering per wallet (`wallet`). */
 export interface Metering {
   /**
-   * Counts one request in every bucket of `limits`, or in none when one is full; with
-   * `freeTotal`, an allowed request of a wallet also takes a free call (WalletMeter.reserveFree)
-   * in the same call.
+   * Counts `count` requests (default 1) in every bucket of `limits`, or in none when one is
+   * full; with `free`, an allowed request of a wallet also takes what it asks of the allowance
+   * (WalletMeter.reserveFree) in the same call.
    */
   hit(
     identity: MeterIdentity,
     limits: BucketLimit[],
     nowMs: number,
-    freeTotal?: number,
+    free?: FreeAsk,
+    count?: number,
   ): Promise<MeteredHit>;
+  /** Gives back `count` requests counted in `bucket`'s window that starts at `windowStart`. */
+  unhit(identity: MeterIdentity, bucket: string, windowStart: number, count: number): Promise<void>;
   /** What is kept for one wallet (compared lower-case). */
   wallet(wallet: string): WalletMeter;
 }
 
 /** One wallet's free allowance, payment nonces and identifiers, and sign-in nonces. */
 export interface WalletMeter {
-  /** Takes one call from the wallet's free allowance of `total`, if any is left. */
-  reserveFree(total: number): Promise<FreeGrant>;
-  /** Gives back a reserved call whose request failed; answers the calls used after it. */
-  releaseFree(): Promise<{ used: number }>;
+  /**
+   * Takes `count` calls (default 1) from the wallet's free allowance of `total` if that many
+   * are left, else `creditPrice` atomic units of its credit (meter-object.ts).
+   */
+  reserveFree(total: number, count?: number, creditPrice?: number): Promise<FreeGrant>;
+  /** Gives back reserved calls whose request failed; answers the calls used after it. */
+  releaseFree(count?: number): Promise<{ used: number }>;
+  /** Credits the wallet with `atomic` units: a paid call failed after its payment settled. */
+  addCredit(atomic: number): Promise<{ credit: number }>;
   freeStatus(total: number): Promise<FreeUsage>;
   /**
    * Takes an x402 authorization nonce of this payer for one request (replay protection, see
@@ -91,9 +116,14 @@ export class DurableObjectMetering implements Metering {
     identity: MeterIdentity,
     limits: BucketLimit[],
     nowMs: number,
-    freeTotal?: number,
+    free?: FreeAsk,
+    count?: number,
   ): Promise<MeteredHit> {
-    return this.stub(identity).hitAll(limits, nowMs, freeTotal);
+    return this.stub(identity).hitAll(limits, nowMs, free, count);
+  }
+
+  unhit(identity: MeterIdentity, bucket: string, windowStart: number, count: number) {
+    return this.stub(identity).unhit(bucket, windowStart, count);
   }
 
   wallet(wallet: string): WalletMeter {
@@ -116,14 +146,16 @@ export class NoopMetering implements Metering {
     _identity: MeterIdentity,
     limits: BucketLimit[],
     nowMs: number,
-    freeTotal?: number,
+    ask?: FreeAsk,
   ): Promise<MeteredHit> {
-    const free = freeTotal === undefined ? {} : { free: await NOTHING_KEPT.reserveFree(freeTotal) };
+    const free = ask === undefined ? {} : { free: await NOTHING_KEPT.reserveFree(ask.total) };
     const [first] = limits;
     if (!first) return { allowed: true, limit: 0, remaining: 0, resetAt: 0, ...free };
     const resetAt = windowStartOf(nowMs, first.windowSeconds) + first.windowSeconds;
     return { allowed: true, limit: first.limit, remaining: first.limit, resetAt, ...free };
   }
+
+  async unhit(): Promise<void> {}
 
   wallet(_wallet: string): WalletMeter {
     return NOTHING_KEPT;
@@ -133,6 +165,7 @@ export class NoopMetering implements Metering {
 const NOTHING_KEPT: WalletMeter = {
   reserveFree: async (total) => ({ granted: true, used: 0, remaining: total }),
   releaseFree: async () => ({ used: 0 }),
+  addCredit: async () => ({ credit: 0 }),
   freeStatus: async (total) => ({ used: 0, remaining: total }),
   claimPayment: async () => ({ claimed: true }),
   settlePayment: async () => {},

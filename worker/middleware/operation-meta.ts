@@ -11,6 +11,20 @@ export interface OperationMeta {
   auth: "wallet" | "public";
   /** Paid: one call of the free allowance, then x402. Absent: free. */
   price?: PriceClass;
+  /**
+   * How many times `price` one call costs, from its validated JSON body (import: one per 100
+   * memories, like the batch stores it replaces); absent: once. The free allowance gives as
+   * many free calls, all or none.
+   */
+  units?: PriceUnits;
   /** A rate-limit bucket counted in addition to "all". */
   bucket?: ExtraBucket;
+}
+
+/** A price that counts units of the request (operation-meta's `units`). */
+export interface PriceUnits {
+  /** The units of a validated JSON body. */
+  count: (body: unknown) => number;
+  /** What one unit is, for the contract and the 402: "100 memories". */
+  per: string;
 }

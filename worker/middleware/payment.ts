@@ -1,33 +1,43 @@
 /**
- * x402 version 2 for paid endpoints, called by the free-allowance middleware (meter.ts):
+ * x402 version 2 at the charge point of a paid operation (charge.ts), for a call that carries
+ * a PAYMENT-SIGNATURE. The payment settles BEFORE the handler runs: no paid work (a write, an
+ * embedding, a language-model call) is done for a payment that could still fail. In order:
  *
- * - `paymentRequired`: no payment sent and no free call left: 402 with the PAYMENT-REQUIRED
- *   header (payment/required.ts), which declares the x402 extensions (payment/extensions.ts).
- * - `payForCall`: a PAYMENT-SIGNATURE was sent. In order: decode it; match it against this
- *   call's requirement; if it carries a payment identifier, claim that for this request
- *   (below); claim its authorization nonce in the payer's Meter (a replay, even one racing
- *   the original, is refused here, before anything runs); have the facilitator verify it
- *   (signature, payee, amount, network, balance, nonce unused on chain); run the handler;
- *   settle only if the handler succeeded (status < 400), and answer with PAYMENT-RESPONSE.
- *   Every refusal is a 402 whose body and header carry the reason.
+ * 1. decode it (EIP-3009 or Permit2, payment/payload.ts);
+ * 2. check that it pays for this call (`bindingProblem`): for this URL, by the caller, and
+ *    match it against this call's requirement (scheme, network, asset, amount, payTo);
+ * 3. if it carries a payment identifier, claim that for this request (below);
+ * 4. claim its authorization nonce in the payer's Meter: a replay, even one racing the
+ *    original, is refused here;
+ * 5. have the facilitator verify it (signature, payee, amount, balance, nonce unused on
+ *    chain), then settle it, and wait for the transfer;
+ * 6. run the handler, and answer with PAYMENT-RESPONSE (the transaction).
  *
- * A payment that is given up (refused, or the handler failed) releases its nonce: nothing
- * was transferred, so the client may send the same authorization again. A settlement whose
- * outcome is unknown (the facilitator could not be reached) keeps it, since the transfer may
- * have happened.
+ * Every refusal before the transfer is a 402 whose body and header carry the reason, and
+ * nothing has run. A payer who sends more payments at once than its balance covers gets
+ * exactly as many calls as settle: each one's transfer is final before its handler starts.
+ *
+ * A call that fails after its payment settled (the memory to PATCH is missing, the database
+ * went away) is not charged either: its price goes to the payer's credit in its Meter, which
+ * pays for its next paid call sent without a payment (charge.ts). Its answer says so in
+ * `X-Payment-Credited`.
+ *
+ * A payment given up before it settled releases its nonce: nothing was transferred, so the
+ * client may send the same authorization again. A settlement whose outcome is unknown (the
+ * facilitator could not be reached) keeps it, since the transfer may have happened, and
+ * nothing is served (502).
  *
  * Payment identifiers (payment/payment-id.ts), claimed atomically in the payer's Meter: a new
- * one runs the request and keeps its answer once the payment may have moved (settled, or
- * settlement outcome unknown); the same request again gets that answer back without paying;
- * another request with it is a 409, and so is a duplicate that arrives while the first is
- * still running. A request given up without paying frees its identifier for a retry.
+ * one runs the request and keeps its answer once it was served and paid (or the settlement's
+ * outcome is unknown); the same request again gets that answer back without paying; another
+ * request with it is a 409, and so is a duplicate that arrives while the first is still
+ * running. A request given up unpaid, or failed and credited, frees its identifier for a
+ * retry (which its credit then pays for).
  */
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
-import type { Next } from "hono";
 import { ApiError, errorBody } from "../errors";
 import { logError } from "../lib/log";
-import type { PaidRoute } from "../payment/paid-route";
 import { type DecodedPayment, decodePayment, verifyPayer } from "../payment/payload";
 import {
   PAYMENT_ID_LEASE_SECONDS,
@@ -45,6 +55,7 @@ import {
   type PaidResource,
   paymentRequiredError,
   type RefusalOptions,
+  requirementOfMethod,
   requirementsFor,
 } from "../payment/required";
 import { resourceServer } from "../payment/server";
@@ -55,53 +66,73 @@ import type { StoredResponse, WalletMeter } from "./metering";
 /** How long the service remembers a payment nonce at most (see Meter.claimPayment). */
 const NONCE_MEMORY_SECONDS = 24 * 60 * 60;
 
-/** The declared paid route of this request; every priced operation has one. */
-function paidRouteOf(c: AppContext): PaidRoute {
-  const route = c.get("paidRoutes").find(c.req.method, c.req.path);
-  if (!route) {
-    logError(`[${c.get("requestId")}] no paid route for ${c.req.method} ${c.req.path}`);
-    throw new ApiError("INTERNAL_ERROR", "Internal server error");
-  }
-  return route;
-}
+/** The header of a failed answer whose settled payment went to the payer's credit. */
+export const PAYMENT_CREDITED_HEADER = "X-Payment-Credited";
 
-const resourceOf = (c: AppContext): PaidResource => ({
-  request: c.req.raw,
-  route: paidRouteOf(c),
-});
-
-/** The 402 for a paid call with no payment and no free call left. */
-export async function paymentRequired(c: AppContext): Promise<never> {
-  throw await paymentRequiredError(paymentSettings(c.get("services").config), resourceOf(c));
-}
+/** The handler of the paid call, its thrown errors already rendered as responses. */
+export type Run = () => Promise<Response>;
 
 function facilitatorError(c: AppContext, what: string, err: unknown): ApiError {
   logError(`[${c.get("requestId")}] x402 facilitator: ${what} failed`, err);
   return new ApiError("BAD_GATEWAY", `Payment facilitator unavailable: could not ${what}`);
 }
 
-/** A paid call whose payment decoded and matches its requirement. */
+/** A paid call whose payment decoded, pays for this call, and matches its requirement. */
 interface PaidCall {
   payment: DecodedPayment;
   requirement: PaymentRequirements;
+  resource: PaidResource;
   server: Awaited<ReturnType<typeof resourceServer>>;
   refuse: (reason: string, opts?: Omit<RefusalOptions, "reason">) => Promise<ApiError>;
 }
 
-/** How a charge ended: settled, nothing moved (the handler failed), or unknown. */
-type Charge =
-  | { outcome: "settled" }
-  | { outcome: "unsettled" }
-  | { outcome: "unknown"; error: ApiError };
+/** How a settlement ended: settled (with its receipt), or unknown (nothing was served). */
+type Settlement = { outcome: "settled"; receipt: string } | { outcome: "unknown"; error: ApiError };
+
+/** How a paid call ended, for its payment identifier. */
+type Served =
+  | { outcome: "served"; response: Response }
+  | { outcome: "credited"; response: Response }
+  | { outcome: "unknown"; response: Response };
+
+/**
+ * Why this payment cannot pay for this call, or undefined. The signed authorization names the
+ * payer, payee, amount and validity, not the call; the payload's `resource` (which the client
+ * copies from the 402) does, and a payment is spent on the URL it names, by the wallet that
+ * signed it. A paid URL is paid on one method only (the others are free), so the URL names the
+ * method too.
+ */
+function bindingProblem(c: AppContext, payment: DecodedPayment): string | undefined {
+  const here = new URL(c.req.url);
+  const target = `${c.req.method} ${trimSlash(here.pathname)}${here.search}`;
+  const named = payment.payload.resource?.url;
+  if (!named) return `the payment names no resource: it must be for ${target}`;
+  let url: URL;
+  try {
+    url = new URL(named, here);
+  } catch {
+    return `the payment's resource is not a URL: it must be for ${target}`;
+  }
+  if (trimSlash(url.pathname) + url.search !== trimSlash(here.pathname) + here.search) {
+    return `the payment is for ${trimSlash(url.pathname)}${url.search}, not for ${target}`;
+  }
+  const caller = c.get("caller").wallet.toLowerCase();
+  if (caller !== payment.payer) {
+    return `the payment is signed by ${payment.payer}, but the request is authenticated as ${caller}`;
+  }
+  return undefined;
+}
+
+const trimSlash = (path: string) => (path.length > 1 ? path.replace(/\/+$/, "") : path);
 
 /** Serves a paid call against the PAYMENT-SIGNATURE it carries (see the module comment). */
 export async function payForCall(
   c: AppContext,
   header: string,
-  next: Next,
-): Promise<Response | undefined> {
+  resource: PaidResource,
+  run: Run,
+): Promise<Response> {
   const settings = paymentSettings(c.get("services").config);
-  const resource = resourceOf(c);
   const refuse = (reason: string, opts: Omit<RefusalOptions, "reason"> = {}) =>
     paymentRequiredError(settings, resource, { ...opts, reason });
   const facilitator = settings.facilitator;
@@ -110,39 +141,30 @@ export async function payForCall(
   const decoded = decodePayment(header);
   if (!decoded.ok) throw await refuse(decoded.reason);
   const { payment } = decoded;
+  const unbound = bindingProblem(c, payment);
+  if (unbound) throw await refuse(unbound);
   const server = await c
     .get("timings")
     .measure("x402-init", () => resourceServer(settings, facilitator))
     .catch((err: unknown) => {
       throw facilitatorError(c, "start", err);
     });
-  const requirement = server.findMatchingRequirements(
-    requirementsFor(settings, resource.route.price),
-    payment.payload,
-  );
+  const ofMethod = requirementOfMethod(requirementsFor(settings, resource.price), payment.method);
+  const requirement = ofMethod && server.findMatchingRequirements([ofMethod], payment.payload);
   if (!requirement) {
     throw await refuse(
       "the payment does not match this call's requirement (scheme, network, asset, amount, payTo)",
     );
   }
-  const call: PaidCall = { payment, requirement, server, refuse };
+  const call: PaidCall = { payment, requirement, resource, server, refuse };
   const id = paymentIdOf(payment.payload);
   if (!id.ok) throw await refuse(id.reason);
-  if (id.id === null) {
-    const charged = await charge(c, call, next);
-    if (charged.outcome === "unknown") throw charged.error;
-    return undefined;
-  }
-  return chargeOnce(c, call, id.id, next);
+  if (id.id === null) return (await settleAndRun(c, call, run)).response;
+  return chargeOnce(c, call, id.id, run);
 }
 
 /** A paid call with a payment identifier: answered once, replayed to its retries. */
-async function chargeOnce(
-  c: AppContext,
-  call: PaidCall,
-  id: string,
-  next: Next,
-): Promise<Response | undefined> {
+async function chargeOnce(c: AppContext, call: PaidCall, id: string, run: Run): Promise<Response> {
   // Only a payment signed by its payer may take an identifier in the payer's Meter.
   const signer = await verifyPayer(call.payment);
   if (!signer.ok) throw await call.refuse(signer.reason);
@@ -162,25 +184,18 @@ async function chargeOnce(
   if (claim.outcome === "in_progress") throw paymentIdInProgress(id);
   if (claim.outcome === "replay") return replayOf(id, claim.response);
 
-  let charged: Charge;
+  let served: Served;
   try {
-    charged = await charge(c, call, next);
+    served = await settleAndRun(c, call, run);
   } catch (err) {
     await releaseId(c, meter, id);
     throw err;
   }
-  if (charged.outcome === "unsettled") {
+  if (served.outcome === "credited") {
     await releaseId(c, meter, id);
-    return undefined;
+    return served.response;
   }
-  const answer: StoredResponse =
-    charged.outcome === "settled"
-      ? await storedResponseOf(c.res)
-      : {
-          status: charged.error.status,
-          body: JSON.stringify(errorBody(charged.error, c.get("requestId"))),
-          headers: { "content-type": "application/json" },
-        };
+  const answer: StoredResponse = await storedResponseOf(served.response);
   const keepUntil = Math.floor(Date.now() / 1000) + PAYMENT_ID_MEMORY_SECONDS;
   // Best effort: a row left 'pending' still turns duplicates away until its lease ends.
   await meter
@@ -188,8 +203,7 @@ async function chargeOnce(
     .catch((err: unknown) =>
       logError(`[${c.get("requestId")}] could not keep the answer of a payment identifier`, err),
     );
-  if (charged.outcome === "unknown") throw charged.error;
-  return undefined;
+  return served.response;
 }
 
 async function releaseId(c: AppContext, meter: WalletMeter, id: string) {
@@ -201,22 +215,49 @@ async function releaseId(c: AppContext, meter: WalletMeter, id: string) {
 }
 
 /**
- * Claims the payment's nonce, verifies, runs the handler and settles (module comment). A
- * refusal throws (nothing moved); a settlement whose outcome is unknown is returned, not
- * thrown, so that a payment identifier can keep the answer it gets.
+ * Settles the payment, then runs the handler. A refusal throws (nothing moved, nothing ran);
+ * a settlement whose outcome is unknown is answered 502 without running anything.
  */
-async function charge(c: AppContext, call: PaidCall, next: Next): Promise<Charge> {
+async function settleAndRun(c: AppContext, call: PaidCall, run: Run): Promise<Served> {
+  const settlement = await settle(c, call);
+  if (settlement.outcome === "unknown") {
+    const { error } = settlement;
+    const response = new Response(JSON.stringify(errorBody(error, c.get("requestId"))), {
+      status: error.status,
+      headers: { "content-type": "application/json" },
+    });
+    return { outcome: "unknown", response };
+  }
+  const response = await run();
+  response.headers.set(PAYMENT_RESPONSE_HEADER, settlement.receipt);
+  if (response.status < 400) return { outcome: "served", response };
+  // Paid, then failed: the price goes to the payer's credit, for its next paid call.
+  const { atomic } = call.resource.price;
+  await c
+    .get("metering")
+    .wallet(call.payment.payer)
+    .addCredit(Number(atomic))
+    .then(() => response.headers.set(PAYMENT_CREDITED_HEADER, atomic))
+    .catch((err: unknown) =>
+      logError(`[${c.get("requestId")}] could not credit a failed paid call`, err),
+    );
+  return { outcome: "credited", response };
+}
+
+/**
+ * Claims the payment's nonce, verifies and settles (module comment). A refusal throws and
+ * releases the nonce; an unknown outcome keeps it.
+ */
+async function settle(c: AppContext, call: PaidCall): Promise<Settlement> {
   const { payment, requirement, server, refuse } = call;
   const timings = c.get("timings");
   const meter = c.get("metering").wallet(payment.payer);
-  const { nonce } = payment.authorization;
   const now = Math.floor(Date.now() / 1000);
-  const validBefore = BigInt(payment.authorization.validBefore);
-  const expiresAt = Number(
-    validBefore < BigInt(now + NONCE_MEMORY_SECONDS) ? validBefore : now + NONCE_MEMORY_SECONDS,
-  );
+  const { expiresAt } = payment.transfer;
+  const remembered = BigInt(now + NONCE_MEMORY_SECONDS);
+  const until = Number(expiresAt < remembered ? expiresAt : remembered);
   const claim = await timings.measure("x402-nonce", () =>
-    meter.claimPayment(nonce, expiresAt, now),
+    meter.claimPayment(payment.nonceKey, until, now),
   );
   if (!claim.claimed) {
     throw await refuse(
@@ -238,11 +279,6 @@ async function charge(c: AppContext, call: PaidCall, next: Next): Promise<Charge
         detail: verified.invalidMessage,
       });
     }
-
-    await next();
-    // A failed call is not charged: its response goes out as it is, without settling.
-    if (c.res.status >= 400) return { outcome: "unsettled" };
-
     let settled: Awaited<ReturnType<typeof server.settlePayment>>;
     try {
       settled = await timings.measure("x402-settle", () =>
@@ -260,18 +296,17 @@ async function charge(c: AppContext, call: PaidCall, next: Next): Promise<Charge
       });
     }
     keepNonce = true;
-    c.header(PAYMENT_RESPONSE_HEADER, receipt);
     // Best effort: a nonce left 'pending' refuses replays just the same.
     await meter
-      .settlePayment(nonce)
+      .settlePayment(payment.nonceKey)
       .catch((err: unknown) =>
         logError(`[${c.get("requestId")}] could not record a settled payment`, err),
       );
-    return { outcome: "settled" };
+    return { outcome: "settled", receipt };
   } finally {
     if (!keepNonce) {
       await meter
-        .releasePayment(nonce)
+        .releasePayment(payment.nonceKey)
         .catch((err: unknown) =>
           logError(`[${c.get("requestId")}] could not release a payment nonce`, err),
         );

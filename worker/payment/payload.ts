@@ -1,26 +1,49 @@
 /**
  * The client's `PAYMENT-SIGNATURE` header: base64 of the x402 v2 PaymentPayload
- * `{x402Version: 2, payload: {authorization: {from, to, value, validAfter, validBefore,
- * nonce}, signature}, resource, accepted}` carrying an EIP-3009 TransferWithAuthorization.
+ * `{x402Version: 2, payload, resource, accepted}` of the exact scheme, in either of its two
+ * transfer methods (spec, Authentication: "via EIP-3009 or Permit2"):
+ *
+ * - EIP-3009: `payload: {authorization: {from, to, value, validAfter, validBefore, nonce},
+ *   signature}`, a TransferWithAuthorization signed under the token's EIP-712 domain;
+ * - Permit2: `payload: {permit2Authorization: {from, permitted: {token, amount}, spender,
+ *   nonce, deadline, witness: {to, validAfter}}, signature}`, a PermitWitnessTransferFrom
+ *   signed under Permit2's domain, spent by the x402 exact Permit2 proxy.
+ *
  * Decoded and shape-checked here; whether it pays for this request is the facilitator's
- * verification (payment/flow.ts).
+ * verification (middleware/payment.ts).
  */
 import { decodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
-import { authorizationTypes } from "@x402/evm";
+import { authorizationTypes, PERMIT2_ADDRESS, permit2WitnessTypes } from "@x402/evm";
 import { type Address, getAddress, type Hex, recoverTypedDataAddress } from "viem";
 import { z } from "zod";
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be an address");
 const uint = z.string().regex(/^\d{1,78}$/, "must be an unsigned integer string");
+const signature = z.string().regex(/^0x[0-9a-fA-F]+$/, "must be hex");
 
-const authorizationSchema = z.object({
-  from: address,
-  to: address,
-  value: uint,
-  validAfter: uint,
-  validBefore: uint,
-  nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes of hex"),
+const eip3009Schema = z.object({
+  authorization: z.object({
+    from: address,
+    to: address,
+    value: uint,
+    validAfter: uint,
+    validBefore: uint,
+    nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes of hex"),
+  }),
+  signature,
+});
+
+const permit2Schema = z.object({
+  permit2Authorization: z.object({
+    from: address,
+    permitted: z.object({ token: address, amount: uint }),
+    spender: address,
+    nonce: uint,
+    deadline: uint,
+    witness: z.object({ to: address, validAfter: uint }),
+  }),
+  signature,
 });
 
 const payloadSchema = z.object({
@@ -34,9 +57,8 @@ const payloadSchema = z.object({
     maxTimeoutSeconds: z.number(),
     extra: z.record(z.string(), z.unknown()),
   }),
-  payload: z.object({
-    authorization: authorizationSchema,
-    signature: z.string().regex(/^0x[0-9a-fA-F]+$/, "must be hex"),
+  payload: z.union([eip3009Schema, permit2Schema], {
+    message: "must be an EIP-3009 authorization or a Permit2 permit2Authorization",
   }),
   resource: z
     .object({
@@ -47,12 +69,28 @@ const payloadSchema = z.object({
     .optional(),
 });
 
-export type Authorization = z.infer<typeof authorizationSchema>;
+export type TransferMethod = "eip3009" | "permit2";
+
+/** The one transfer a payment authorizes, whichever method carries it. */
+export interface Transfer {
+  /** Lower-case payer: authorization.from / permit2Authorization.from. */
+  payer: string;
+  to: string;
+  amount: string;
+  /** Unix seconds: the authorization is void from then on (validBefore / deadline). */
+  expiresAt: bigint;
+}
 
 export interface DecodedPayment {
   /** The payload as the client sent it (handed to the facilitator unchanged). */
   payload: PaymentPayload;
-  authorization: Authorization;
+  method: TransferMethod;
+  transfer: Transfer;
+  /**
+   * The key of its authorization in the payer's Meter (replay guard): the EIP-3009 nonce, or
+   * `permit2:` and Permit2's nonce. Each is spent once on chain, and the two never collide.
+   */
+  nonceKey: string;
   signature: Hex;
   /** authorization.from, lower-cased like every wallet identity. */
   payer: string;
@@ -74,70 +112,117 @@ export function decodePayment(header: string): DecodeResult {
     const where = issue?.path.join(".") || "payload";
     return {
       ok: false,
-      reason: `PAYMENT-SIGNATURE is not an x402 v2 EIP-3009 payment (${where}: ${issue?.message ?? "invalid"})`,
+      reason: `PAYMENT-SIGNATURE is not an x402 v2 exact payment (${where}: ${issue?.message ?? "invalid"})`,
     };
   }
-  const { authorization, signature } = parsed.data.payload;
+  const inner = parsed.data.payload;
+  const payload = raw as PaymentPayload;
+  if ("authorization" in inner) {
+    const a = inner.authorization;
+    const payer = a.from.toLowerCase();
+    return {
+      ok: true,
+      payment: {
+        payload,
+        method: "eip3009",
+        transfer: { payer, to: a.to, amount: a.value, expiresAt: BigInt(a.validBefore) },
+        nonceKey: a.nonce.toLowerCase(),
+        signature: inner.signature as Hex,
+        payer,
+      },
+    };
+  }
+  const p = inner.permit2Authorization;
+  const payer = p.from.toLowerCase();
   return {
     ok: true,
     payment: {
-      payload: raw as PaymentPayload,
-      authorization,
-      signature: signature as Hex,
-      payer: authorization.from.toLowerCase(),
+      payload,
+      method: "permit2",
+      transfer: {
+        payer,
+        to: p.witness.to,
+        amount: p.permitted.amount,
+        expiresAt: BigInt(p.deadline),
+      },
+      nonceKey: `permit2:${BigInt(p.nonce).toString()}`,
+      signature: inner.signature as Hex,
+      payer,
     },
   };
 }
 
 export type PayerCheck = { ok: true; wallet: string } | { ok: false; reason: string };
 
+/** The EIP-712 message a payment's signature covers, by its transfer method. */
+function signedMessage(payment: DecodedPayment, chainId: number) {
+  const { payload } = payment;
+  if (payment.method === "permit2") {
+    const p = (payload.payload as z.infer<typeof permit2Schema>).permit2Authorization;
+    return {
+      domain: { name: "Permit2", chainId, verifyingContract: getAddress(PERMIT2_ADDRESS) },
+      types: permit2WitnessTypes,
+      primaryType: "PermitWitnessTransferFrom" as const,
+      message: {
+        permitted: { token: getAddress(p.permitted.token), amount: BigInt(p.permitted.amount) },
+        spender: getAddress(p.spender),
+        nonce: BigInt(p.nonce),
+        deadline: BigInt(p.deadline),
+        witness: { to: getAddress(p.witness.to), validAfter: BigInt(p.witness.validAfter) },
+      },
+    };
+  }
+  const a = (payload.payload as z.infer<typeof eip3009Schema>).authorization;
+  const { name, version } = payload.accepted.extra;
+  if (typeof name !== "string" || typeof version !== "string") return undefined;
+  return {
+    domain: { name, version, chainId, verifyingContract: getAddress(payload.accepted.asset) },
+    types: authorizationTypes,
+    primaryType: "TransferWithAuthorization" as const,
+    message: {
+      from: getAddress(a.from),
+      to: getAddress(a.to),
+      value: BigInt(a.value),
+      validAfter: BigInt(a.validAfter),
+      validBefore: BigInt(a.validBefore),
+      nonce: a.nonce as Hex,
+    },
+  };
+}
+
 /**
  * Identity from the payment alone (spec, Authentication, way 3): the signature must recover
- * to authorization.from under the EIP-712 domain the payment names, and the authorization
- * must still be valid. This proves who signed, not that the payment is acceptable: the
- * facilitator verifies that (amount, payee, network, balance) before the handler runs.
- * EOA signatures only; smart-contract wallets identify with x-wallet-auth.
+ * to the payer under the EIP-712 domain of its transfer method, and the authorization must
+ * still be valid. This proves who signed, not that the payment is acceptable: the facilitator
+ * verifies that (amount, payee, network, balance) before anything is served. EOA signatures
+ * only; smart-contract wallets identify with x-wallet-auth.
  */
 export async function verifyPayer(
   payment: DecodedPayment,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Promise<PayerCheck> {
-  const { authorization: auth, payload } = payment;
-  if (BigInt(auth.validBefore) <= BigInt(nowSeconds)) {
+  if (payment.transfer.expiresAt <= BigInt(nowSeconds)) {
     return { ok: false, reason: "PAYMENT-SIGNATURE authorization has expired" };
   }
-  const chainId = Number(payload.accepted.network.split(":")[1]);
-  const { name, version } = payload.accepted.extra;
-  if (
-    payload.accepted.network.split(":")[0] !== "eip155" ||
-    !Number.isSafeInteger(chainId) ||
-    typeof name !== "string" ||
-    typeof version !== "string" ||
-    !/^0x[0-9a-fA-F]{40}$/.test(payload.accepted.asset)
-  ) {
-    return { ok: false, reason: "PAYMENT-SIGNATURE names no EVM token domain" };
-  }
+  const { accepted } = payment.payload;
+  const chainId = Number(accepted.network.split(":")[1]);
+  const typed =
+    accepted.network.split(":")[0] === "eip155" &&
+    Number.isSafeInteger(chainId) &&
+    /^0x[0-9a-fA-F]{40}$/.test(accepted.asset)
+      ? signedMessage(payment, chainId)
+      : undefined;
+  if (!typed) return { ok: false, reason: "PAYMENT-SIGNATURE names no EVM token domain" };
   let signer: Address;
   try {
-    signer = await recoverTypedDataAddress({
-      domain: { name, version, chainId, verifyingContract: getAddress(payload.accepted.asset) },
-      types: authorizationTypes,
-      primaryType: "TransferWithAuthorization",
-      message: {
-        from: getAddress(auth.from),
-        to: getAddress(auth.to),
-        value: BigInt(auth.value),
-        validAfter: BigInt(auth.validAfter),
-        validBefore: BigInt(auth.validBefore),
-        nonce: auth.nonce as Hex,
-      },
-      signature: payment.signature,
-    });
+    signer = await recoverTypedDataAddress({ ...typed, signature: payment.signature } as Parameters<
+      typeof recoverTypedDataAddress
+    >[0]);
   } catch {
     return { ok: false, reason: "PAYMENT-SIGNATURE signature is malformed" };
   }
   if (signer.toLowerCase() !== payment.payer) {
-    return { ok: false, reason: "PAYMENT-SIGNATURE is not signed by authorization.from" };
+    return { ok: false, reason: "PAYMENT-SIGNATURE is not signed by its payer (from)" };
   }
   return { ok: true, wallet: payment.payer };
 }

@@ -13,6 +13,7 @@ import { ApiError } from "../errors";
 import type { Price } from "../meter/prices";
 import { paymentRequiredExtensions } from "./extensions";
 import type { PaidRoute } from "./paid-route";
+import type { TransferMethod } from "./payload";
 import {
   MAX_TIMEOUT_SECONDS,
   type PaymentSettings,
@@ -27,26 +28,51 @@ export const PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
 /** Said in the header's `error` when no X402_PAY_TO is configured. */
 export const PAYMENTS_OFF = "Payments are not configured on this service";
 
-/** The one way to pay for a call at `price`, or none when payments are off. */
+/**
+ * The ways to pay for a call at `price`, or none when payments are off: the exact scheme with
+ * EIP-3009 (first: a USDC signature, gasless, nothing to approve) and with Permit2 (any ERC-20
+ * the payer has approved Permit2 for once; the x402 exact Permit2 proxy spends it).
+ */
 export function requirementsFor(settings: PaymentSettings, price: Price): PaymentRequirements[] {
   if (!settings.payTo) return [];
+  const requirement = {
+    scheme: "exact",
+    network: settings.network,
+    asset: settings.asset,
+    amount: price.atomic,
+    payTo: settings.payTo,
+    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+  };
+  const domain = { name: settings.assetName, version: settings.assetVersion };
   return [
-    {
-      scheme: "exact",
-      network: settings.network,
-      asset: settings.asset,
-      amount: price.atomic,
-      payTo: settings.payTo,
-      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-      extra: { name: settings.assetName, version: settings.assetVersion },
-    },
+    { ...requirement, extra: domain },
+    { ...requirement, extra: { ...domain, assetTransferMethod: PERMIT2 } },
   ];
 }
 
-/** A paid call being answered: the request and the declared route it is for. */
+/** `extra.assetTransferMethod` of the Permit2 requirement (@x402/evm's exact scheme). */
+export const PERMIT2 = "permit2";
+
+/** The requirement of `requirements` that a payment of this transfer method answers. */
+export function requirementOfMethod(
+  requirements: PaymentRequirements[],
+  method: TransferMethod,
+): PaymentRequirements | undefined {
+  return requirements.find(
+    (r) => (r.extra?.assetTransferMethod === PERMIT2 ? "permit2" : "eip3009") === method,
+  );
+}
+
+/**
+ * A paid call being answered: the request, the declared route it is for, and what this call
+ * costs (the route's price, times the call's units: an import of 250 memories is three).
+ */
 export interface PaidResource {
   request: Request;
   route: PaidRoute;
+  price: Price;
+  /** What the route's price is per, when the call counts units ("100 memories"). */
+  per?: string;
 }
 
 /** The price as the 402 body and GET /.well-known/x402 state it, with or without payTo. */
@@ -66,16 +92,20 @@ export async function paymentRequiredObject(
   resource: PaidResource,
   error?: string,
 ): Promise<PaymentRequired> {
-  const { request, route } = resource;
-  const accepts = requirementsFor(settings, route.price);
+  const { request, route, price } = resource;
+  const accepts = requirementsFor(settings, price);
   const reason = error ?? (accepts.length === 0 ? PAYMENTS_OFF : undefined);
   const path = new URL(request.url).pathname;
+  const cost =
+    price.atomic === route.price.atomic
+      ? `${price.usd} ${PRICE_SYMBOL} per call`
+      : `${price.usd} ${PRICE_SYMBOL} for this call (${route.price.usd} per ${resource.per ?? "unit"})`;
   const required: PaymentRequired = {
     x402Version: 2,
     ...(reason ? { error: reason } : {}),
     resource: {
       url: request.url,
-      description: `${request.method} ${path}: ${route.price.usd} ${PRICE_SYMBOL} per call`,
+      description: `${request.method} ${path}: ${cost}`,
       mimeType: "application/json",
     },
     accepts,
@@ -85,6 +115,8 @@ export async function paymentRequiredObject(
 }
 
 export interface RefusalOptions {
+  /** The message of a plain 402 (no payment sent), when it is not the allowance's. */
+  message?: string;
   /** Why a payment that was sent is not accepted (verification, replay, settlement). */
   reason?: string;
   /** The facilitator's longer explanation, when it gave one. */
@@ -103,12 +135,12 @@ export async function paymentRequiredError(
   opts: RefusalOptions = {},
 ): Promise<ApiError> {
   const required = await paymentRequiredObject(settings, resource, opts.reason);
-  const details: Record<string, unknown> = { price: priceDetails(settings, resource.route.price) };
+  const details: Record<string, unknown> = { price: priceDetails(settings, resource.price) };
   if (opts.reason) details.reason = opts.reason;
   if (opts.detail) details.detail = opts.detail;
   const message = opts.reason
     ? `Payment not accepted: ${opts.reason}`
-    : "Free allowance used: pay per request with x402";
+    : (opts.message ?? "Free allowance used: pay per request with x402");
   return new ApiError("PAYMENT_REQUIRED", message, details, {
     [PAYMENT_REQUIRED_HEADER]: encodePaymentRequiredHeader(required),
     ...opts.headers,

@@ -69,6 +69,25 @@ export async function resourceServer(
   return server;
 }
 
+/** How often a transaction refused for its nonce is sent again. */
+const NONCE_ATTEMPTS = 5;
+
+/**
+ * Sends a transaction, again with a fresh nonce while the chain refuses its nonce as used (a
+ * transaction refused so never ran: sending it again cannot pay twice).
+ */
+async function withFreshNonce<T>(address: Hex, chainId: number, send: () => Promise<T>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (err) {
+      const taken = /nonce too low|nonce has already been used|underpriced/i.test(String(err));
+      if (!taken || attempt === NONCE_ATTEMPTS) throw err;
+      nonceManager.reset({ address, chainId });
+    }
+  }
+}
+
 /** An x402Facilitator in this Worker, verifying and settling against `rpcUrl` with `key`. */
 function inProcessFacilitator(
   settings: PaymentSettings,
@@ -83,6 +102,9 @@ function inProcessFacilitator(
   });
   // viem's nonce manager hands out the facilitator's transaction nonces within the isolate,
   // so settlements running at once do not reuse one (the chain would refuse the second).
+  // Other isolates (and other Workers with the same key) send from the account too, so a
+  // nonce can still be taken: the chain refuses the transaction before it runs, and it is
+  // sent again with a fresh nonce (withFreshNonce).
   const account = privateKeyToAccount(key, { nonceManager });
   // Receipts are polled every 500 ms (Base makes a block every 2 s; anvil mines at once).
   const client = createWalletClient({
@@ -98,15 +120,20 @@ function inProcessFacilitator(
     verifyTypedData: (args) =>
       client.verifyTypedData(args as Parameters<typeof client.verifyTypedData>[0]),
     writeContract: (args) =>
-      client.writeContract({
-        address: args.address,
-        abi: args.abi as Abi,
-        functionName: args.functionName,
-        args: args.args,
-        ...(args.gas === undefined ? {} : { gas: args.gas }),
-        ...(args.dataSuffix === undefined ? {} : { dataSuffix: args.dataSuffix }),
-      }),
-    sendTransaction: (args) => client.sendTransaction({ to: args.to, data: args.data }),
+      withFreshNonce(account.address, settings.chainId, () =>
+        client.writeContract({
+          address: args.address,
+          abi: args.abi as Abi,
+          functionName: args.functionName,
+          args: args.args,
+          ...(args.gas === undefined ? {} : { gas: args.gas }),
+          ...(args.dataSuffix === undefined ? {} : { dataSuffix: args.dataSuffix }),
+        }),
+      ),
+    sendTransaction: (args) =>
+      withFreshNonce(account.address, settings.chainId, () =>
+        client.sendTransaction({ to: args.to, data: args.data }),
+      ),
     waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
     getCode: (args) => client.getCode(args),
   });

@@ -59,8 +59,10 @@ export function mcpOperations(document: () => unknown, appFetch: () => AppFetch)
       tools ??= toolsOf(document() as OpenApiDoc);
       const fetchApp = appFetch();
       const ctx = executionCtx(c);
+      // One env for all the tool calls of this request: they share its one count (inner-call.ts).
+      const env = innerEnv(c.env);
       return serveMcp(c.req.raw, c.req.valid("json"), tools, (request) =>
-        fetchApp(request, innerEnv(c.env), ctx),
+        fetchApp(request, env, ctx),
       );
     },
   );

@@ -8,7 +8,8 @@
 import { createRoute, type RouteConfig, type RouteHandler, z } from "@hono/zod-openapi";
 import type { DomainContext } from "../context";
 import { PRICES } from "../meter/prices";
-import { type AppEnv, domain } from "../middleware/app-env";
+import { type AppContext, type AppEnv, domain } from "../middleware/app-env";
+import { charged } from "../middleware/charge";
 import type { OperationMeta } from "../middleware/operation-meta";
 import { ERRORS, paidConflict } from "./schemas/error";
 import { Uuid } from "./schemas/memory";
@@ -52,7 +53,7 @@ export function operation<const R extends RouteConfig & { operationId: string }>
   config: R & OperationSpec,
   handler: OperationHandler<R>,
 ): Operation {
-  const { auth, price, bucket, aliases = [], ...route } = config;
+  const { auth, price, units, bucket, aliases = [], ...route } = config;
   const hasInput = Boolean(route.request?.params || route.request?.query || route.request?.body);
   const responses: RouteConfig["responses"] = {
     ...route.responses,
@@ -87,6 +88,7 @@ export function operation<const R extends RouteConfig & { operationId: string }>
         : [],
     "x-auth": auth,
     ...(price ? { "x-price-usd": PRICES[price].usd } : {}),
+    ...(units ? { "x-price-per": units.per } : {}),
     ...(bucket ? { "x-rate-limit-bucket": bucket } : {}),
   };
   const aliasRoutes = aliases.map((a) => ({
@@ -98,13 +100,17 @@ export function operation<const R extends RouteConfig & { operationId: string }>
     description: `The public clients' path for \`${route.method.toUpperCase()} ${route.path}\`: the same operation, price and answer.`,
     "x-alias-of": route.operationId,
   }));
+  const serve = handler as unknown as (c: AppContext) => Response | Promise<Response>;
   return {
     operationId: route.operationId,
     auth,
     price,
+    units,
     bucket,
     routes: [createRoute(declared), ...aliasRoutes.map((r) => createRoute(r))],
-    handler: handler as unknown as OperationHandler<RouteConfig>,
+    // A paid operation's handler runs behind its charge point: after validation, before any
+    // paid work (middleware/charge.ts).
+    handler: (price ? charged(units, serve) : serve) as OperationHandler<RouteConfig>,
   };
 }
 

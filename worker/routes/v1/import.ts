@@ -5,8 +5,13 @@ import { domain } from "../../middleware/app-env";
 import { json, operation } from "../operation";
 import { Uuid } from "../schemas/memory";
 
-/** Client extra: re-import memories (e.g. an export's JSON) without paying per item. */
+/**
+ * Client extra: re-import memories (e.g. an export's JSON). Each memory is embedded like a
+ * batch store's, so it costs what the same memories cost through batch store: 0.04 USDC per
+ * 100 (begun), or one free call per 100 while the allowance lasts.
+ */
 export const IMPORT_MAX = 1000;
+const PER_CALL = 100;
 const importInput = z.object({
   memories: z
     .array(storeInput)
@@ -20,8 +25,14 @@ export const importOp = operation(
     path: "/v1/import",
     operationId: "importMemories",
     tags: ["import and export"],
-    summary: "Import up to 1,000 memories (e.g. an export), deduplicated",
+    summary:
+      "Import up to 1,000 memories (e.g. an export), deduplicated: priced as batch stores of 100",
     auth: "wallet",
+    price: "batch_store",
+    units: {
+      count: (body) => Math.ceil((body as z.output<typeof importInput>).memories.length / PER_CALL),
+      per: `${PER_CALL} memories`,
+    },
     request: { body: { content: { "application/json": { schema: importInput } } } },
     responses: {
       201: json(
