@@ -5,6 +5,8 @@
  * POST /v1/embeddings      deterministic unit vectors of the requested `dimensions`
  * POST /v1/chat/completions a JSON answer derived from the last user message (below)
  * GET  /__last-request     {authorization, body} of the last POST (?model=X: last with model X)
+ * GET  /__calls?model=X     {embeddings, chat}: how many POSTs of each kind named model X, so a
+ *                           test with a model name of its own counts the calls its requests made
  *
  * The model name selects a behaviour, so a test can provoke each one; anything after a ":"
  * is ignored ("malformed-once:1234"), so tests can use model names of their own:
@@ -50,6 +52,7 @@ const DEFAULT_DIMENSIONS = 1536;
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   let last: RecordedRequest = { authorization: null, body: null };
   const lastByModel = new Map<string, RecordedRequest>();
+  const callsByModel = new Map<string, { embeddings: number; chat: number }>();
   /** Request bodies already failed once, for "flaky" and "rate-limited". */
   const seen = new Set<string>();
 
@@ -68,6 +71,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       sendJson(res, 200, recorded ?? { authorization: null, body: null });
       return;
     }
+    if (req.method === "GET" && url.pathname === "/__calls") {
+      const calls = callsByModel.get(url.searchParams.get("model") ?? "");
+      sendJson(res, 200, calls ?? { embeddings: 0, chat: 0 });
+      return;
+    }
     if (req.method !== "POST") return sendJson(res, 404, { error: { message: "not found" } });
 
     const raw = await readBody(req);
@@ -83,6 +91,10 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     const recorded = { authorization: req.headers.authorization ?? null, body };
     last = recorded;
     lastByModel.set(model, recorded);
+    const calls = callsByModel.get(model) ?? { embeddings: 0, chat: 0 };
+    if (url.pathname === "/v1/embeddings") calls.embeddings++;
+    if (url.pathname === "/v1/chat/completions") calls.chat++;
+    callsByModel.set(model, calls);
     const mode = model.split(":")[0] ?? "";
 
     if (mode === "fail-500") return sendJson(res, 500, { error: { message: "boom" } });

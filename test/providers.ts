@@ -34,3 +34,22 @@ export async function lastRequest(model: string) {
   const res = await fetch(`${env.FAKE_OPENAI_URL}/__last-request?model=${model}`);
   return (await res.json()) as { authorization: string | null; body: Record<string, unknown> };
 }
+
+/** How many embeddings and chat requests named `model` the fake OpenAI server has received. */
+export async function callsOf(model: string): Promise<{ embeddings: number; chat: number }> {
+  const res = await fetch(`${env.FAKE_OPENAI_URL}/__calls?model=${encodeURIComponent(model)}`);
+  return (await res.json()) as { embeddings: number; chat: number };
+}
+
+/**
+ * Worker variables that embed and call a language model through the fake OpenAI server under a
+ * model name of the test's own, so that callsOf(model) counts exactly its requests' calls.
+ */
+export const countedProviders = (model: string) => ({
+  EMBEDDER: "openai",
+  EMBEDDING_API_URL: fakeOpenAiUrl(),
+  EMBEDDING_MODEL: model,
+  LLM_PROVIDER: "openai",
+  LLM_API_URL: fakeOpenAiUrl(),
+  LLM_MODEL: model,
+});

@@ -119,7 +119,7 @@ export interface Payer {
   sentPayments: string[];
 }
 
-export function newPayer(by: PayBy = "eip3009"): Payer {
+export function newPayer(by: PayBy = "eip3009", worker: typeof chainFetch = chainFetch): Payer {
   const account = privateKeyToAccount(generatePrivateKey());
   const sentPayments: string[] = [];
   const signed = async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -127,7 +127,7 @@ export function newPayer(by: PayBy = "eip3009"): Payer {
     request.headers.set("x-wallet-auth", await signAuth(account));
     const payment = request.headers.get("payment-signature");
     if (payment) sentPayments.push(payment);
-    return chainFetch(request);
+    return worker(request);
   };
   const paying = wrapFetchWithPayment(signed, x402For(account, by));
   return {
@@ -170,11 +170,12 @@ export async function approvePermit2(account: PrivateKeyAccount) {
   await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
 }
 
-/** Uses up a wallet's free allowance directly in its Meter (the first test does it by HTTP). */
-export async function exhaustAllowance(wallet: string) {
+/** Sets the free calls a wallet has used, directly in its Meter (default: all 100). */
+export async function exhaustAllowance(wallet: string, used = 100) {
   await runInDurableObject(meterOf(wallet), (_instance, state) => {
     state.storage.sql.exec(
-      "INSERT INTO free_tier (id, used) VALUES (1, 100) ON CONFLICT (id) DO UPDATE SET used = 100",
+      "INSERT INTO free_tier (id, used) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET used = excluded.used",
+      used,
     );
   });
 }
@@ -209,9 +210,13 @@ export async function expectChainReady() {
 }
 
 /** A payer holding 1 USDC (1,000,000 units) whose free allowance is used up. */
-export async function fundedPayer(by: PayBy = "eip3009"): Promise<Payer> {
-  const p = newPayer(by);
-  await mint(p.address, 1_000_000n);
+export async function fundedPayer(
+  by: PayBy = "eip3009",
+  worker: typeof chainFetch = chainFetch,
+  funds = 1_000_000n,
+): Promise<Payer> {
+  const p = newPayer(by, worker);
+  await mint(p.address, funds);
   if (by === "permit2") await approvePermit2(p.account);
   await exhaustAllowance(p.wallet);
   return p;

@@ -5,56 +5,20 @@
  *   - another wallet's id in the path answers 404, and changes nothing;
  *   - a malformed id in the path answers 422;
  *   - a wrong type in each body field answers 422.
- * Every operation with a body needs a valid example body below: the loop fails for one
- * that has none.
+ * Every operation with a body needs a valid example body (operations.ts): the loop fails for
+ * one that has none.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectError, type Json, MISSING_ID, newWallet, request, type Wallet } from "../helpers";
-
-interface DocOperation {
-  method: string;
-  path: string;
-  operationId: string;
-  auth: string;
-  params: string[];
-  body?: JsonSchema;
-}
-
-interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  allOf?: JsonSchema[];
-  $ref?: string;
-}
-
-/** A valid body of each operation that takes one (owner ids filled in by `ids`). */
-const EXAMPLE_BODIES: Record<string, (ids: Ids) => Json> = {
-  createSession: () => ({ address: "0x0", timestamp: 0, signature: "0x0" }),
-  storeMemory: () => ({ content: "a fact" }),
-  storeMemories: () => ({ memories: [{ content: "a fact" }] }),
-  importMemories: () => ({ memories: [{ content: "a fact" }] }),
-  recall: () => ({ query: "fact" }),
-  buildContext: () => ({ query: "fact" }),
-  search: () => ({ query: "fact" }),
-  ingest: () => ({ text: "I live in Lisbon." }),
-  migrate: () => ({ files: [{ filename: "notes.md", content: "## Note\nhello world" }] }),
-  batchUpdateMemories: (ids) => ({ updates: [{ id: ids.memory, content: "changed" }] }),
-  bulkDeleteMemories: (ids) => ({ ids: [ids.memory] }),
-  batchDeleteMemories: (ids) => ({ ids: [ids.memory] }),
-  pinMemory: (ids) => ({ memory_id: ids.memory }),
-  extractMemories: () => ({ messages: [{ role: "user", content: "I live in Lisbon." }] }),
-  consolidateMemories: () => ({ dry_run: true }),
-  updateMemory: () => ({ content: "changed" }),
-  createRelation: (ids) => ({ target_id: ids.other, relation_type: "related_to" }),
-  mcp: () => ({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-};
-
-interface Ids {
-  memory: string;
-  other: string;
-  relation: string;
-  job: string;
-}
+import { expectError, type Json, newWallet, request, type Wallet } from "../helpers";
+import {
+  baseName,
+  concrete,
+  type DocOperation,
+  EXAMPLE_BODIES,
+  type Ids,
+  type JsonSchema,
+  operationsOf,
+} from "./operations";
 
 let doc: Json;
 let operations: DocOperation[];
@@ -84,24 +48,11 @@ function wrongValue(property: JsonSchema): unknown {
   return { not: "the declared type" };
 }
 
-function concrete(op: DocOperation, values: Record<string, string>): string {
-  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => values[name] ?? MISSING_ID);
-}
-
 beforeAll(async () => {
   const res = await request("GET", "/openapi.json");
   expect(res.status).toBe(200);
   doc = res.body;
-  operations = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
-    Object.entries(item as Record<string, Json>).map(([method, o]) => ({
-      method: method.toUpperCase(),
-      path,
-      operationId: o.operationId,
-      auth: o["x-auth"],
-      params: (o.parameters ?? []).filter((p: Json) => p.in === "path").map((p: Json) => p.name),
-      body: o.requestBody?.content?.["application/json"]?.schema,
-    })),
-  );
+  operations = operationsOf(doc);
 
   owner = newWallet();
   const memory = await owner.store("Ada keeps her bicycle in the garden shed", { pinned: true });
@@ -121,8 +72,6 @@ const ownerValues = (op: DocOperation) => ({
   id: op.path.startsWith("/v1/jobs/") ? ids.job : ids.memory,
   relationId: ids.relation,
 });
-
-const baseName = (op: DocOperation) => op.operationId.split("__")[0] ?? op.operationId;
 
 describe("the security loop over every declared operation", () => {
   it("covers every operation, each with an example body where it takes one", () => {

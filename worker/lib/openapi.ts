@@ -19,6 +19,8 @@ export interface DocOperation {
   summary?: string;
   description?: string;
   "x-price-usd"?: string;
+  /** What the price is per, when a call counts several (import: "100 memories"). */
+  "x-price-per"?: string;
   parameters?: DocParameter[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;

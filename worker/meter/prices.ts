@@ -25,11 +25,15 @@ export const PRICES = {
 
 export type PriceClass = keyof typeof PRICES;
 
+/** An amount of atomic units (6 decimals) as a Price: 5000 is "0.005". */
+export function priceOf(atomic: bigint | number): Price {
+  const units = BigInt(atomic);
+  const whole = units / 1_000_000n;
+  const fraction = (units % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
+  return { atomic: units.toString(), usd: fraction ? `${whole}.${fraction}` : `${whole}` };
+}
+
 /** `units` times `price` (an import of 250 memories costs three batch stores). */
 export function priceTimes(price: Price, units: number): Price {
-  if (units === 1) return price;
-  const atomic = BigInt(price.atomic) * BigInt(units);
-  const whole = atomic / 1_000_000n;
-  const fraction = (atomic % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
-  return { atomic: atomic.toString(), usd: fraction ? `${whole}.${fraction}` : `${whole}` };
+  return units === 1 ? price : priceOf(BigInt(price.atomic) * BigInt(units));
 }
