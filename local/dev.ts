@@ -15,7 +15,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { CONFIG_KEYS } from "../worker/env";
+import { CONFIG_KEYS, parseConfig } from "../worker/env";
+import { paymentNetwork, paymentProblems } from "../worker/payment/settings";
 import { startDevChain } from "./chain/start";
 import { startLocalDatabase } from "./db/start";
 import { chooseEmbedder } from "./embedder/launch";
@@ -35,6 +36,24 @@ function devJwtSecret(): string {
   const secret = randomBytes(32).toString("hex");
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * Whether the Worker will take payments, said at start; settings that contradict each other
+ * are listed (the Worker reports the same at GET /health).
+ */
+function logPayments(vars: Record<string, string>) {
+  const parsed = parseConfig(vars);
+  if (!parsed.ok) return; // the Worker says what is wrong on its first request
+  const problems = paymentProblems(parsed.config);
+  const network = paymentNetwork(parsed.config);
+  if (problems.length > 0) {
+    for (const problem of problems) log(`payments MISCONFIGURED: ${problem}`);
+  } else if (parsed.config.X402_PAY_TO) {
+    log(`payments: on, x402 on ${network}`);
+  } else {
+    log("payments: off (no X402_PAY_TO): after its 100 free calls a wallet is told nothing can be paid; npm run dev:chain pays on a local chain");
+  }
 }
 
 async function main() {
@@ -67,6 +86,7 @@ async function main() {
   }
   const chain = process.argv.includes("--chain") ? await startDevChain(log) : undefined;
   Object.assign(vars, chain?.vars);
+  logPayments(vars);
   const wrangler = await startWrangler({ port: Number(port), vars, watchConsole: true });
   log(`web console at http://127.0.0.1:${port}/ once wrangler is ready (README "Web console")`);
   const child = wrangler.child;

@@ -16,6 +16,8 @@ describe("GET /health", () => {
       status: "ok",
       database: "ok",
       embedder: { provider: "local", model: "local-lexical-v1" },
+      // The suite's Worker takes no payments (no X402_PAY_TO): test/payment/settings.test.ts.
+      payments: { status: "off", network: "eip155:8453" },
     });
     const bge = await request("GET", "/health", { fetch: bgeFetch });
     expect(bge.body.embedder).toEqual({ provider: "openai", model: BGE_MODEL });

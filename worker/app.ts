@@ -7,6 +7,7 @@ import { identify, requireWallet } from "./middleware/auth";
 import { inputGuard } from "./middleware/body";
 import { errorResponse } from "./middleware/error-response";
 import { metering, rateLimit } from "./middleware/meter";
+import { securityHeaders } from "./middleware/security-headers";
 import { services } from "./middleware/services";
 import { operationFor, PAID_ROUTES, registerRoutes } from "./routes";
 
@@ -23,8 +24,11 @@ export function createApp(): OpenAPIHono<AppEnv> {
     },
   });
 
+  app.use(securityHeaders);
+  // The service's own request id: a client's header (cf-ray, x-request-id) never becomes one,
+  // so what a log line or an error body names was made here.
   app.use(async (c, next) => {
-    const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+    const requestId = crypto.randomUUID();
     const timings = new Timings();
     c.set("requestId", requestId);
     c.set("timings", timings);

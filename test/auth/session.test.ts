@@ -20,6 +20,28 @@ describe("POST /auth/session", () => {
     expect(expiresAt).toBeLessThanOrEqual(after + SEVEN_DAYS_MS + 2000);
   });
 
+  it("exchanges one signature once, even when the copies race: one token per signature", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const { address, ts, signature } = await signed(account);
+    const body = { address, timestamp: ts, signature };
+    const raced = await Promise.all(
+      Array.from({ length: 5 }, () => request("POST", "/auth/session", { body })),
+    );
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401]);
+    const again = await request("POST", "/auth/session", { body });
+    const error = expectError(again, 401, "UNAUTHORIZED");
+    expect(error.message).toMatch(/already exchanged/);
+    // The same timestamp signed without 0x is the same signature.
+    const bare = { ...body, signature: signature.slice(2) };
+    expectError(await request("POST", "/auth/session", { body: bare }), 401, "UNAUTHORIZED");
+    // A newly signed timestamp gets its own token.
+    const next = await signed(account, ts + 1);
+    const fresh = await request("POST", "/auth/session", {
+      body: { address, timestamp: next.ts, signature: next.signature },
+    });
+    expect(fresh.status).toBe(200);
+  });
+
   it("accepts a lower-case address and a signature without 0x", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const { address, ts, signature } = await signed(account);

@@ -39,8 +39,11 @@ function statusOf(result: ToolResult & { error?: unknown }): number {
   return parsed["x402/error"]?.code ?? parsed.status ?? 0;
 }
 
-const counts = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+function counts(statuses: number[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const s of statuses) out[s] = (out[s] ?? 0) + 1;
+  return out;
+}
 
 describe("tool calls in an /mcp batch", () => {
   it("count each against the 100 a minute: two batches of 60 calls, 100 served, 20 refused", async () => {

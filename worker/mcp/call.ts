@@ -31,7 +31,7 @@ export type Dispatch = (request: Request) => Promise<Response>;
 export const UNAUTHORIZED_CODE = -32001;
 
 /** Headers of the /mcp request that the operation's request carries on: who is calling. */
-const FORWARDED = ["x-wallet-auth", "authorization", "cf-connecting-ip", "x-forwarded-for"];
+const FORWARDED = ["x-wallet-auth", "authorization", "cf-connecting-ip"];
 
 export function toolRequest(
   outer: Request,

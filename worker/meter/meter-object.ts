@@ -45,9 +45,10 @@
  *
  *   sign_in_nonce(nonce TEXT PRIMARY KEY, expires_at INTEGER)
  *     Wallet objects only, for the wallet as signer: nonces of sign-in-with-x messages
- *     (auth/siwx.ts) already used to identify a request; each is accepted once. Rows are
- *     pruned once `expires_at` (unix s: the message's issuedAt plus the 300 s it is accepted
- *     for) is past, when the message itself is refused as too old.
+ *     (auth/siwx.ts) already used to identify a request, and `session:<timestamp>` for each
+ *     signed timestamp already exchanged at POST /auth/session; each is accepted once. Rows
+ *     are pruned once `expires_at` (unix s: when the message is refused as too old anyway:
+ *     issuedAt, or the timestamp, plus the 300 s it is accepted for) is past.
  *
  * Every method is synchronous: it runs to completion without yielding, so calls from
  * concurrent requests are serialised by the object and each read-modify-write is atomic.

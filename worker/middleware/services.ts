@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { afterResponse } from "../lib/after-response";
+import { reportPaymentProblemsOnce } from "../payment/settings";
 import { openServices } from "../services";
 import type { AppEnv } from "./app-env";
 
@@ -7,6 +8,7 @@ import type { AppEnv } from "./app-env";
 export const services = createMiddleware<AppEnv>(async (c, next) => {
   const opened = openServices(c.env);
   c.set("services", opened.services);
+  reportPaymentProblemsOnce(opened.services.config);
   try {
     await next();
   } finally {

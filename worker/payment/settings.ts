@@ -15,8 +15,8 @@
  *   X402_FACILITATOR_KEY (in-process: this Worker verifies and settles against the RPC
  *   endpoint itself, paying gas from that key). Exactly one of the two with X402_PAY_TO.
  *
- * A contradiction here is a 500 on paid calls only (logged, never shown): free endpoints
- * keep working while the operator fixes the payment settings.
+ * A contradiction here (paymentProblems) is reported by GET /health and logged, and is a 503 on
+ * the paid calls that need a payment: free endpoints keep working meanwhile.
  */
 import type { Network } from "@x402/core/types";
 import { getDefaultAsset } from "@x402/evm";
@@ -49,9 +49,12 @@ export interface PaymentSettings {
   facilitator?: FacilitatorSettings;
 }
 
-function misconfigured(problem: string): ApiError {
-  console.error(`payment configuration error: ${problem}`);
-  return new ApiError("INTERNAL_ERROR", "Service is misconfigured");
+function unavailable(problems: string[]): ApiError {
+  console.error(`payment configuration error: ${problems.join("; ")}`);
+  return new ApiError(
+    "SERVICE_UNAVAILABLE",
+    "Payments are unavailable: this service's payment settings contradict each other (its operator can see why at GET /health)",
+  );
 }
 
 function defaultAssetOf(network: Network) {
@@ -66,42 +69,79 @@ function defaultAssetOf(network: Network) {
 export const paymentNetwork = (config: Config): Network =>
   (config.X402_NETWORK ?? BASE_MAINNET) as Network;
 
-/** The payment settings of a parsed config; throws a logged 500 on contradictions. */
-export function paymentSettings(config: Config): PaymentSettings {
+/**
+ * What contradicts itself in the payment settings, each said so an operator can fix it; empty
+ * when they agree. /health reports these, the Worker logs them once per isolate, and
+ * `npm run dev` prints them at start (docs/payments.md, "Settings that contradict").
+ */
+export function paymentProblems(config: Config): string[] {
+  const problems: string[] = [];
   const network = paymentNetwork(config);
-  const chainId = Number(network.split(":")[1]);
+  const remote = config.X402_FACILITATOR_URL;
+  const rpcUrl = config.X402_RPC_URL;
+  const key = config.X402_FACILITATOR_KEY;
+  if (!config.X402_ASSET && !defaultAssetOf(network)) {
+    problems.push(`X402_ASSET is required on ${network}: x402 knows no USDC there`);
+  }
+  if (remote && (rpcUrl || key)) {
+    problems.push(
+      "X402_FACILITATOR_URL and X402_RPC_URL/X402_FACILITATOR_KEY are both set: choose one facilitator",
+    );
+  }
+  if (Boolean(rpcUrl) !== Boolean(key)) {
+    problems.push("the in-process facilitator needs both X402_RPC_URL and X402_FACILITATOR_KEY");
+  }
+  const facilitator = Boolean(remote || rpcUrl || key);
+  if (config.X402_PAY_TO && !facilitator) {
+    problems.push(
+      "X402_PAY_TO is set but no facilitator: set X402_FACILITATOR_URL, or X402_RPC_URL and X402_FACILITATOR_KEY",
+    );
+  }
+  if (!config.X402_PAY_TO && facilitator) {
+    problems.push("a facilitator is set but X402_PAY_TO is not: nothing can be paid");
+  }
+  if (config.X402_PAY_TO && config.METERING === "off") {
+    problems.push("X402_PAY_TO is set but METERING=off: every paid call is free, none is paid");
+  }
+  return problems;
+}
+
+let reported = false;
+
+/** Logs the payment settings' problems, once per isolate (Workers have no start-up hook). */
+export function reportPaymentProblemsOnce(config: Config): void {
+  if (reported) return;
+  reported = true;
+  const problems = paymentProblems(config);
+  if (problems.length > 0) {
+    console.error(`payment configuration: ${problems.join("; ")} (GET /health reports them)`);
+  }
+}
+
+/**
+ * The payment settings of a parsed config. Settings that contradict each other (see
+ * paymentProblems) are a 503 on the paid calls that need them: free calls, and paid calls the
+ * free allowance covers, keep working while the operator fixes them.
+ */
+export function paymentSettings(config: Config): PaymentSettings {
+  const problems = paymentProblems(config);
+  if (problems.length > 0) throw unavailable(problems);
+  const network = paymentNetwork(config);
   const known = config.X402_ASSET ? undefined : defaultAssetOf(network);
-  const asset = config.X402_ASSET ?? known?.asset;
-  if (!asset) throw misconfigured(`X402_ASSET is required on ${network} (no default USDC)`);
+  const asset = config.X402_ASSET ?? known?.asset ?? "";
   const settings: PaymentSettings = {
     network,
-    chainId,
+    chainId: Number(network.split(":")[1]),
     asset: getAddress(asset),
     assetName: config.X402_ASSET_NAME ?? known?.name ?? "USD Coin",
     assetVersion: config.X402_ASSET_VERSION ?? known?.version ?? "2",
   };
-  const remote = config.X402_FACILITATOR_URL;
-  const rpcUrl = config.X402_RPC_URL;
-  const key = config.X402_FACILITATOR_KEY;
-  if (remote && (rpcUrl || key)) {
-    throw misconfigured(
-      "set X402_FACILITATOR_URL or X402_RPC_URL + X402_FACILITATOR_KEY, not both",
-    );
-  }
-  if (Boolean(rpcUrl) !== Boolean(key)) {
-    throw misconfigured(
-      "the in-process facilitator needs both X402_RPC_URL and X402_FACILITATOR_KEY",
-    );
-  }
-  if (!config.X402_PAY_TO) return settings;
-  settings.payTo = getAddress(config.X402_PAY_TO);
-  if (remote) settings.facilitator = { kind: "remote", url: remote };
-  else if (rpcUrl && key)
-    settings.facilitator = { kind: "in-process", rpcUrl, privateKey: key as Hex };
-  else {
-    throw misconfigured(
-      "X402_PAY_TO is set but no facilitator: set X402_FACILITATOR_URL or X402_RPC_URL + X402_FACILITATOR_KEY",
-    );
-  }
+  const { X402_PAY_TO: payTo, X402_FACILITATOR_URL: remote } = config;
+  const { X402_RPC_URL: rpcUrl, X402_FACILITATOR_KEY: key } = config;
+  if (!payTo) return settings;
+  settings.payTo = getAddress(payTo);
+  settings.facilitator = remote
+    ? { kind: "remote", url: remote }
+    : { kind: "in-process", rpcUrl: rpcUrl ?? "", privateKey: key as Hex };
   return settings;
 }

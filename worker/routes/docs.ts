@@ -57,7 +57,7 @@ export function contractOperations(document: () => unknown): Operation[] {
       cachedPublic(c, () =>
         c.html(DOCS_HTML, 200, {
           "Content-Security-Policy":
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'",
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
         }),
       ),
   );

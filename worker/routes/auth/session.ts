@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { issueSession } from "../../auth/session";
-import { verifyWalletSignature } from "../../auth/wallet";
+import { AUTH_TOLERANCE_SECONDS, verifyWalletSignature } from "../../auth/wallet";
 import { ApiError } from "../../errors";
 import { json, operation } from "../operation";
 import { ERRORS } from "../schemas/error";
@@ -39,6 +39,20 @@ export const sessionOp = operation(
       config.AUTH_MESSAGE_PREFIX,
     );
     if (!check.ok) throw new ApiError("UNAUTHORIZED", check.reason);
+    // One token per signature: the signed timestamp is taken in the wallet's Meter for as long
+    // as it is accepted, so a copied signature buys no second 7-day token. (With metering off
+    // nothing can be kept, and each exchange is served.)
+    const now = Math.floor(Date.now() / 1000);
+    const claim = await c
+      .get("metering")
+      .wallet(check.wallet)
+      .claimSignInNonce(`session:${timestamp}`, timestamp + AUTH_TOLERANCE_SECONDS + 1, now);
+    if (claim === "used") {
+      throw new ApiError(
+        "UNAUTHORIZED",
+        "This signature was already exchanged for a session token: sign a new timestamp",
+      );
+    }
     return c.json(await issueSession(check.wallet, config.JWT_SECRET), 200);
   },
 );
