@@ -26,7 +26,7 @@ import {
   parseAbi,
 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import { localViemChain } from "../local/chain/details";
+import { localChainVars, localViemChain } from "../local/chain/details";
 import { type LocalChain, startLocalChain } from "../local/chain/start";
 import { fmt, log, type Table } from "./lib/report";
 import { type LatencySummary, summary } from "./lib/stats";
@@ -34,7 +34,7 @@ import { startStack } from "./systems/stack";
 
 export interface PaidOptions {
   port: number;
-  /** Paid calls timed per operation. */
+  /** Paid calls timed per operation (at most 99: a wallet may send 100 requests a minute). */
   calls: number;
   /** Paid stores one payer sends at once. */
   concurrent: number;
@@ -60,32 +60,31 @@ export async function runPaid(opts: PaidOptions): Promise<{ json: Result; tables
   let stack: Awaited<ReturnType<typeof startStack>> | undefined;
   try {
     stack = await startStack(opts.port, {
-      vars: {
-        ...opts.vars,
-        METERING: "on",
-        X402_NETWORK: chain.network,
-        X402_ASSET: chain.asset,
-        X402_ASSET_NAME: chain.assetName,
-        X402_ASSET_VERSION: chain.assetVersion,
-        X402_PAY_TO: chain.payTo,
-        X402_RPC_URL: chain.rpcUrl,
-        X402_FACILITATOR_KEY: chain.facilitatorKey,
-      },
+      vars: { ...opts.vars, METERING: "on", ...localChainVars(chain) },
     });
     const paid = new PaidClient(stack.baseUrl, chain);
     if (opts.blockTime > 0) await paid.mineEvery(opts.blockTime);
 
-    const funded = privateKeyToAccount(chain.payerKey);
+    // A payer of its own for each measurement: a wallet may send 100 requests a minute.
+    const newPayer = async () => {
+      const account = privateKeyToAccount(generatePrivateKey());
+      await paid.mint(account.address, 1_000_000_000n);
+      return account;
+    };
     // The first call warms the Worker's facilitator (its start-up is not a paid call's cost).
-    await paid.call(funded, "POST", "/v1/recall", { query: "warm up" });
+    await paid.call(await newPayer(), "POST", "/v1/recall", { query: "warm up" });
     log(`paid: ${opts.calls} paid stores, then ${opts.calls} paid recalls`);
-    const store = await paid.timed(funded, opts.calls, (i) => [
+    const store = await paid.timed(await newPayer(), opts.calls, (i) => [
       "/v1/store",
       { content: `paid ${i}` },
     ]);
-    const recall = await paid.timed(funded, opts.calls, () => ["/v1/recall", { query: "paid" }]);
+    const recall = await paid.timed(await newPayer(), opts.calls, () => [
+      "/v1/recall",
+      { query: "paid" },
+    ]);
 
     log(`paid: ${opts.concurrent} paid stores at once from one funded payer`);
+    const funded = await newPayer();
     const started = performance.now();
     const statuses = await Promise.all(
       Array.from({ length: opts.concurrent }, (_, i) =>

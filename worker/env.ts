@@ -89,6 +89,14 @@ export interface Env {
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
+/** An optional whole-number variable of at least `min`. */
+const wholeNumber = (name: string, min: number, tooSmall: string) =>
+  z.coerce
+    .number({ message: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(min, tooSmall)
+    .optional();
+
 const configSchema = z.object({
   DATABASE_URL: z.string().min(1, "DATABASE_URL is not set"),
   DATABASE_TRANSPORT: z.enum(["websocket", "tcp"]).optional(),
@@ -96,11 +104,7 @@ const configSchema = z.object({
   DATABASE_PIPELINE_CONNECT: z.enum(["password", "off"]).optional(),
   DATABASE_SERIAL: z.enum(["on", "off"]).optional(),
   // At least ann.ts's EXACT_SCAN_MAX: recall scores every memory of a smaller scope.
-  GRAPH_MIN: z.coerce
-    .number({ message: "GRAPH_MIN must be a whole number" })
-    .int("GRAPH_MIN must be a whole number")
-    .min(2000, "GRAPH_MIN must be at least 2000")
-    .optional(),
+  GRAPH_MIN: wholeNumber("GRAPH_MIN", 2000, "GRAPH_MIN must be at least 2000"),
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be set to at least 32 characters"),
   AUTH_MESSAGE_PREFIX: z.string().min(1).default("service-auth"),
   EMBEDDER: z.enum(["local", "workers-ai", "openai"]).default("local"),
@@ -113,11 +117,11 @@ const configSchema = z.object({
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().min(1).optional(),
   METERING: z.enum(["on", "off"]).optional(),
-  FREE_CALLS_PER_IP_PER_DAY: z.coerce
-    .number({ message: "FREE_CALLS_PER_IP_PER_DAY must be a whole number" })
-    .int("FREE_CALLS_PER_IP_PER_DAY must be a whole number")
-    .min(1, "FREE_CALLS_PER_IP_PER_DAY must be at least 1 (unset it for no cap)")
-    .optional(),
+  FREE_CALLS_PER_IP_PER_DAY: wholeNumber(
+    "FREE_CALLS_PER_IP_PER_DAY",
+    1,
+    "FREE_CALLS_PER_IP_PER_DAY must be at least 1 (unset it for no cap)",
+  ),
   X402_NETWORK: z
     .string()
     .regex(/^eip155:[1-9]\d*$/, "must be a CAIP-2 EVM network id such as eip155:8453")

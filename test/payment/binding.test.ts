@@ -46,27 +46,22 @@ describe("a payment is bound to its call", () => {
     const p = await fundedPayer();
     const payload = await storePayment(p);
     const before = await balances(p.address);
-    const elsewhere = {
-      ...payload,
-      resource: { ...payload.resource, url: "http://memory.test/v1/recall" },
-    };
-    const a = await p.fetch(
-      "/v1/store",
-      postPaid(
-        { content: uniqueText("a") },
-        encodePaymentSignatureHeader(elsewhere as typeof payload),
-      ),
+    const store = (sent: object) =>
+      p.fetch(
+        "/v1/store",
+        postPaid(
+          { content: uniqueText("x") },
+          encodePaymentSignatureHeader(sent as typeof payload),
+        ),
+      );
+    const elsewhere = { ...payload.resource, url: "http://memory.test/v1/recall" };
+    expect(await reasonOf(await store({ ...payload, resource: elsewhere }))).toBe(
+      "the payment is for /v1/recall, not for POST /v1/store",
     );
-    expect(await reasonOf(a)).toBe("the payment is for /v1/recall, not for POST /v1/store");
     const { resource: _resource, ...nameless } = payload;
-    const b = await p.fetch(
-      "/v1/store",
-      postPaid(
-        { content: uniqueText("b") },
-        encodePaymentSignatureHeader(nameless as typeof payload),
-      ),
+    expect(await reasonOf(await store(nameless))).toBe(
+      "the payment names no resource: it must be for POST /v1/store",
     );
-    expect(await reasonOf(b)).toBe("the payment names no resource: it must be for POST /v1/store");
     expectUnchanged(before, await balances(p.address));
     expect((await json(await p.fetch("/v1/memories/count"))).count).toBe(0);
   });

@@ -238,8 +238,12 @@ export async function storeRequirement(p: Payer) {
  * A payment `payer` signs for a store call, for the requirement its 402 announces to
  * `announcedTo` (a payer whose allowance is used up: the payer itself unless another is given).
  */
-export async function storePayment(payer: Payer, announcedTo: Payer = payer) {
-  return x402For(payer.account).createPaymentPayload(await storeRequirement(announcedTo));
+export async function storePayment(
+  payer: Payer,
+  announcedTo: Payer = payer,
+  by: PayBy = "eip3009",
+) {
+  return x402For(payer.account, by).createPaymentPayload(await storeRequirement(announcedTo));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { PaymentPayload } from "@x402/core/types";
 import { beforeAll, describe, expect, it } from "vitest";
 import { uniqueText } from "../helpers";
 import {
+  approvePermit2,
   BASE,
   balances,
   chainFetch,
@@ -13,6 +14,7 @@ import {
   json,
   mint,
   newPayer,
+  type PayBy,
   postPaid,
   storePayment,
 } from "./chain";
@@ -20,35 +22,39 @@ import {
 beforeAll(expectChainReady);
 
 describe("identity from the payment alone (spec, Authentication, way 3)", () => {
-  it("stores the memory for the payer, with no x-wallet-auth, leaving its allowance", async () => {
-    const payer = newPayer();
-    await mint(payer.address, 1_000_000n);
-    // The requirement of a store call, as any exhausted wallet's 402 announces it.
-    const other = newPayer();
-    await exhaustAllowance(other.wallet);
-    const payload = await storePayment(payer, other);
-    const before = await balances(payer.address);
+  it.each<PayBy>(["eip3009", "permit2"])(
+    "stores the memory for the payer, with no x-wallet-auth, leaving its allowance (%s)",
+    async (by) => {
+      const payer = newPayer(by);
+      await mint(payer.address, 1_000_000n);
+      if (by === "permit2") await approvePermit2(payer.account);
+      // The requirement of a store call, as any exhausted wallet's 402 announces it.
+      const other = newPayer();
+      await exhaustAllowance(other.wallet);
+      const payload = await storePayment(payer, other, by);
+      const before = await balances(payer.address);
 
-    const content = uniqueText("paid without a wallet header");
-    const res = await chainFetch(
-      `${BASE}/v1/store`,
-      postPaid({ content }, encodePaymentSignatureHeader(payload)),
-    );
-    expect(res.status).toBe(201);
-    const { id } = await json(res);
-    expect(decodePaymentResponseHeader(res.headers.get("payment-response") ?? "").success).toBe(
-      true,
-    );
-    expectTransferred(before, await balances(payer.address), 5000n);
+      const content = uniqueText("paid without a wallet header");
+      const res = await chainFetch(
+        `${BASE}/v1/store`,
+        postPaid({ content }, encodePaymentSignatureHeader(payload)),
+      );
+      expect(res.status).toBe(201);
+      const { id } = await json(res);
+      expect(decodePaymentResponseHeader(res.headers.get("payment-response") ?? "").success).toBe(
+        true,
+      );
+      expectTransferred(before, await balances(payer.address), 5000n);
 
-    // The memory belongs to the payer, not to anyone else; the payer's allowance is intact.
-    expect((await json(await payer.fetch(`/v1/memories/${id}`))).content).toBe(content);
-    expect((await other.fetch(`/v1/memories/${id}`)).status).toBe(404);
-    expect(await json(await payer.fetch("/v1/free-tier/status"))).toMatchObject({
-      wallet: payer.wallet,
-      free_tier_used: 0,
-    });
-  });
+      // The memory belongs to the payer, not to anyone else; the payer's allowance is intact.
+      expect((await json(await payer.fetch(`/v1/memories/${id}`))).content).toBe(content);
+      expect((await other.fetch(`/v1/memories/${id}`)).status).toBe(404);
+      expect(await json(await payer.fetch("/v1/free-tier/status"))).toMatchObject({
+        wallet: payer.wallet,
+        free_tier_used: 0,
+      });
+    },
+  );
 
   it("refuses a payment whose signature is not the payer's (401), and free endpoints ignore it", async () => {
     const payer = newPayer();

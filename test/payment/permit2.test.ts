@@ -9,9 +9,7 @@ import { x402ExactPermit2ProxyAddress } from "@x402/evm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { uniqueText } from "../helpers";
 import {
-  BASE,
   balances,
-  chainFetch,
   exhaustAllowance,
   expectChainReady,
   expectTransferred,
@@ -74,20 +72,5 @@ describe("Permit2 payments", () => {
     expect((await json(res)).error.details.reason).toMatch(/permit2|allowance/i);
     expectUnchanged(before, await balances(p.address));
     expect((await json(await p.fetch("/v1/memories/count"))).count).toBe(0);
-  });
-
-  it("names the wallet by itself: a Permit2 payment without x-wallet-auth", async () => {
-    const p = await fundedPayer("permit2");
-    const payload = await x402For(p.account, "permit2").createPaymentPayload(
-      await storeRequirement(p),
-    );
-    const content = uniqueText("permit2 alone");
-    const res = await chainFetch(
-      `${BASE}/v1/store`,
-      postPaid({ content }, encodePaymentSignatureHeader(payload)),
-    );
-    expect(res.status).toBe(201);
-    const { id } = await json(res);
-    expect((await json(await p.fetch(`/v1/memories/${id}`))).content).toBe(content);
   });
 });

@@ -104,6 +104,18 @@ export type SignInNonceClaim = "claimed" | "used";
 
 type WindowRow = { bucket: string; window_start: number; count: number };
 
+/** A table of one row (id = 1) holding one number (the storage comment above). */
+interface SingleRow {
+  table: string;
+  column: string;
+}
+
+const FREE_TIER: SingleRow = { table: "free_tier", column: "used" };
+const CREDIT: SingleRow = { table: "credit", column: "atomic" };
+
+const singleRowTable = ({ table, column }: SingleRow) =>
+  `CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY CHECK (id = 1), ${column} INTEGER NOT NULL)`;
+
 /** The object reads no binding, so it does not name the Worker's Env (which names it). */
 type NoBindings = Record<string, never>;
 
@@ -120,12 +132,7 @@ export class Meter extends DurableObject<NoBindings> {
          count INTEGER NOT NULL
        )`,
     );
-    this.sql.exec(
-      `CREATE TABLE IF NOT EXISTS free_tier (
-         id INTEGER PRIMARY KEY CHECK (id = 1),
-         used INTEGER NOT NULL
-       )`,
-    );
+    this.sql.exec(singleRowTable(FREE_TIER));
     this.sql.exec(
       `CREATE TABLE IF NOT EXISTS payment_nonce (
          nonce TEXT PRIMARY KEY,
@@ -133,12 +140,7 @@ export class Meter extends DurableObject<NoBindings> {
          expires_at INTEGER NOT NULL
        )`,
     );
-    this.sql.exec(
-      `CREATE TABLE IF NOT EXISTS credit (
-         id INTEGER PRIMARY KEY CHECK (id = 1),
-         atomic INTEGER NOT NULL
-       )`,
-    );
+    this.sql.exec(singleRowTable(CREDIT));
     this.sql.exec(PAYMENT_ID_TABLE);
     this.sql.exec(
       `CREATE TABLE IF NOT EXISTS sign_in_nonce (
@@ -305,30 +307,33 @@ export class Meter extends DurableObject<NoBindings> {
   }
 
   private freeUsed(): number {
-    const rows = this.sql
-      .exec<{ used: number }>("SELECT used FROM free_tier WHERE id = 1")
-      .toArray();
-    return rows[0]?.used ?? 0;
-  }
-
-  private creditHeld(): number {
-    const rows = this.sql
-      .exec<{ atomic: number }>("SELECT atomic FROM credit WHERE id = 1")
-      .toArray();
-    return rows[0]?.atomic ?? 0;
-  }
-
-  private setCredit(atomic: number): void {
-    this.sql.exec(
-      "INSERT INTO credit (id, atomic) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET atomic = excluded.atomic",
-      atomic,
-    );
+    return this.read(FREE_TIER);
   }
 
   private setFreeUsed(used: number): void {
+    this.write(FREE_TIER, used);
+  }
+
+  private creditHeld(): number {
+    return this.read(CREDIT);
+  }
+
+  private setCredit(atomic: number): void {
+    this.write(CREDIT, atomic);
+  }
+
+  /** A single-row table's number; absent = 0. */
+  private read({ table, column }: SingleRow): number {
+    const rows = this.sql
+      .exec<Record<string, number>>(`SELECT ${column} AS n FROM ${table} WHERE id = 1`)
+      .toArray();
+    return rows[0]?.n ?? 0;
+  }
+
+  private write({ table, column }: SingleRow, value: number): void {
     this.sql.exec(
-      "INSERT INTO free_tier (id, used) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET used = excluded.used",
-      used,
+      `INSERT INTO ${table} (id, ${column}) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET ${column} = excluded.${column}`,
+      value,
     );
   }
 }

@@ -112,19 +112,11 @@ export class DurableObjectMetering implements Metering {
     return this.namespace.get(this.namespace.idFromName(meterKey(identity)));
   }
 
-  hit(
-    identity: MeterIdentity,
-    limits: BucketLimit[],
-    nowMs: number,
-    free?: FreeAsk,
-    count?: number,
-  ): Promise<MeteredHit> {
-    return this.stub(identity).hitAll(limits, nowMs, free, count);
-  }
+  hit: Metering["hit"] = (identity, limits, nowMs, free, count) =>
+    this.stub(identity).hitAll(limits, nowMs, free, count);
 
-  unhit(identity: MeterIdentity, bucket: string, windowStart: number, count: number) {
-    return this.stub(identity).unhit(bucket, windowStart, count);
-  }
+  unhit: Metering["unhit"] = (identity, bucket, windowStart, count) =>
+    this.stub(identity).unhit(bucket, windowStart, count);
 
   wallet(wallet: string): WalletMeter {
     return this.stub({ kind: "wallet", wallet });

@@ -253,7 +253,7 @@ async function settle(c: AppContext, call: PaidCall): Promise<Settlement> {
   const timings = c.get("timings");
   const meter = c.get("metering").wallet(payment.payer);
   const now = Math.floor(Date.now() / 1000);
-  const { expiresAt } = payment.transfer;
+  const { expiresAt } = payment;
   const remembered = BigInt(now + NONCE_MEMORY_SECONDS);
   const until = Number(expiresAt < remembered ? expiresAt : remembered);
   const claim = await timings.measure("x402-nonce", () =>

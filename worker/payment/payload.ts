@@ -71,21 +71,12 @@ const payloadSchema = z.object({
 
 export type TransferMethod = "eip3009" | "permit2";
 
-/** The one transfer a payment authorizes, whichever method carries it. */
-export interface Transfer {
-  /** Lower-case payer: authorization.from / permit2Authorization.from. */
-  payer: string;
-  to: string;
-  amount: string;
-  /** Unix seconds: the authorization is void from then on (validBefore / deadline). */
-  expiresAt: bigint;
-}
-
 export interface DecodedPayment {
   /** The payload as the client sent it (handed to the facilitator unchanged). */
   payload: PaymentPayload;
   method: TransferMethod;
-  transfer: Transfer;
+  /** Unix seconds: the authorization is void from then on (validBefore / deadline). */
+  expiresAt: bigint;
   /**
    * The key of its authorization in the payer's Meter (replay guard): the EIP-3009 nonce, or
    * `permit2:` and Permit2's nonce. Each is spent once on chain, and the two never collide.
@@ -116,38 +107,21 @@ export function decodePayment(header: string): DecodeResult {
     };
   }
   const inner = parsed.data.payload;
-  const payload = raw as PaymentPayload;
-  if ("authorization" in inner) {
-    const a = inner.authorization;
-    const payer = a.from.toLowerCase();
-    return {
-      ok: true,
-      payment: {
-        payload,
-        method: "eip3009",
-        transfer: { payer, to: a.to, amount: a.value, expiresAt: BigInt(a.validBefore) },
-        nonceKey: a.nonce.toLowerCase(),
-        signature: inner.signature as Hex,
-        payer,
-      },
-    };
-  }
-  const p = inner.permit2Authorization;
-  const payer = p.from.toLowerCase();
+  const eip3009 = "authorization" in inner;
+  const from = eip3009 ? inner.authorization.from : inner.permit2Authorization.from;
   return {
     ok: true,
     payment: {
-      payload,
-      method: "permit2",
-      transfer: {
-        payer,
-        to: p.witness.to,
-        amount: p.permitted.amount,
-        expiresAt: BigInt(p.deadline),
-      },
-      nonceKey: `permit2:${BigInt(p.nonce).toString()}`,
+      payload: raw as PaymentPayload,
+      method: eip3009 ? "eip3009" : "permit2",
+      expiresAt: BigInt(
+        eip3009 ? inner.authorization.validBefore : inner.permit2Authorization.deadline,
+      ),
+      nonceKey: eip3009
+        ? inner.authorization.nonce.toLowerCase()
+        : `permit2:${BigInt(inner.permit2Authorization.nonce).toString()}`,
       signature: inner.signature as Hex,
-      payer,
+      payer: from.toLowerCase(),
     },
   };
 }
@@ -201,7 +175,7 @@ export async function verifyPayer(
   payment: DecodedPayment,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Promise<PayerCheck> {
-  if (payment.transfer.expiresAt <= BigInt(nowSeconds)) {
+  if (payment.expiresAt <= BigInt(nowSeconds)) {
     return { ok: false, reason: "PAYMENT-SIGNATURE authorization has expired" };
   }
   const { accepted } = payment.payload;
