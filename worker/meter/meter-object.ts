@@ -1,12 +1,14 @@
 /**
  * Meter: one SQLite-backed Durable Object per identity, named `wallet:<lower-case address>`
- * or `ip:<client ip>` (see meterKey in ./meter.ts). It holds that identity's rate-limit
- * counts and, for wallets, the free allowance. Calls arrive by RPC on the stub.
+ * or `ip:<client ip>` (see meterKey in middleware/metering.ts). It holds that identity's
+ * rate-limit counts and, for wallets, the free allowance, credit and nonces. Calls arrive by
+ * RPC on the stub.
  *
  * Storage (SQL API; this is the one place every key is documented):
  *
  *   rate_window(bucket TEXT PRIMARY KEY, window_start INTEGER, count INTEGER)
- *     One row per bucket ("all", "llm"): how many requests were counted in the fixed window
+ *     One row per bucket ("all", "llm"; in IP objects also "free-per-ip", a day's free calls
+ *     under FREE_CALLS_PER_IP_PER_DAY): how many requests were counted in the fixed window
  *     that starts at `window_start` (unix seconds). A hit in a later window overwrites the
  *     row, so the table never grows beyond one row per bucket.
  *
@@ -19,19 +21,15 @@
  *     then failed after their payment settled (middleware/charge.ts). A later paid call
  *     without a payment is served from it before a 402 asks for one. Absent = 0.
  *
- *   The rate_window table also holds, in IP objects, the bucket "free-per-ip" (a one-day
- *   window): free calls taken by wallets calling from that IP, when the operator caps them
- *   (FREE_CALLS_PER_IP_PER_DAY).
- *
  *   payment_nonce(nonce TEXT PRIMARY KEY, state TEXT, expires_at INTEGER)
- *     Wallet objects only, for the wallet as payer: the EIP-3009 authorization nonces (lower-
- *     case hex) of x402 payments it signed that a request is using: 'pending' from before
- *     verification until settlement, 'settled' after. A nonce found here is a replay and is
- *     refused before any handler runs. A payment given up (verification, handler or
- *     settlement failed, nothing transferred) deletes its row, so the same authorization can
- *     be sent again. Rows are pruned once `expires_at` (unix s: the authorization's
- *     validBefore, at most a day ahead) is past; by then the token contract refuses the
- *     authorization itself (expired, or its nonce used on chain).
+ *     Wallet objects only, for the wallet as payer: the authorization nonces of x402 payments
+ *     it signed that a request is using (EIP-3009's in lower-case hex, Permit2's as
+ *     `permit2:<decimal>`): 'pending' from before verification until settlement, 'settled'
+ *     after. A nonce found here is a replay, refused before anything runs. A payment given up
+ *     before it settled (nothing transferred) deletes its row, so the same authorization can
+ *     be sent again. Rows are pruned once `expires_at` (unix s: validBefore or deadline, at
+ *     most a day ahead) is past, when the chain refuses the authorization itself. See
+ *     nonces.ts.
  *
  *   payment_id(id TEXT PRIMARY KEY, fingerprint TEXT, state TEXT, status INTEGER, body TEXT,
  *              headers TEXT, expires_at INTEGER)
@@ -47,14 +45,34 @@
  *     Wallet objects only, for the wallet as signer: nonces of sign-in-with-x messages
  *     (auth/siwx.ts) already used to identify a request, and `session:<timestamp>` for each
  *     signed timestamp already exchanged at POST /auth/session; each is accepted once. Rows
- *     are pruned once `expires_at` (unix s: when the message is refused as too old anyway:
- *     issuedAt, or the timestamp, plus the 300 s it is accepted for) is past.
+ *     are pruned once `expires_at` (issuedAt, or the timestamp, plus 300 s) is past.
  *
  * Every method is synchronous: it runs to completion without yielding, so calls from
  * concurrent requests are serialised by the object and each read-modify-write is atomic.
  */
 import { DurableObject } from "cloudflare:workers";
+import {
+  addCredit,
+  CREDIT_TABLE,
+  FREE_TIER_TABLE,
+  type FreeAsk,
+  type FreeGrant,
+  type FreeUsage,
+  freeStatus,
+  releaseFree,
+  reserveFree,
+} from "./allowance";
 import { type BucketLimit, evaluateHit, type HitResult, type WindowCount } from "./limits";
+import {
+  claimPayment,
+  claimSignInNonce,
+  PAYMENT_NONCE_TABLE,
+  type PaymentClaim,
+  releasePayment,
+  SIGN_IN_NONCE_TABLE,
+  type SignInNonceClaim,
+  settlePayment,
+} from "./nonces";
 import {
   claimPaymentId,
   completePaymentId,
@@ -64,57 +82,13 @@ import {
   type StoredResponse,
 } from "./payment-ids";
 
-/** What a paid call without a payment asks of the wallet's allowance (reserveFree). */
-export interface FreeAsk {
-  /** The allowance (FREE_CALLS_PER_WALLET). */
-  total: number;
-  /** Free calls the call costs (1, or one per 100 memories imported); default 1. */
-  count?: number;
-  /** Its price in atomic units: taken from the wallet's credit when no free call is left. */
-  creditPrice?: number;
-}
-
-/**
- * A call taken from the allowance (`count` free calls, absent = 1) or, when `credit` is set,
- * that many atomic units of the wallet's credit; `used` and `remaining` are the allowance's.
- */
-export interface FreeGrant {
-  granted: boolean;
-  used: number;
-  remaining: number;
-  count?: number;
-  credit?: number;
-}
-
 /** A rate-limit verdict, and the free call taken with it when one was asked for. */
 export type MeteredHit = HitResult & { free?: FreeGrant };
 
-export interface FreeUsage {
-  used: number;
-  remaining: number;
-  /** The wallet's credit in atomic units, when it holds any. */
-  credit?: number;
-}
-
-/** A payment nonce taken for one request, or the state of the request that holds it. */
-export type PaymentClaim = { claimed: true } | { claimed: false; state: "pending" | "settled" };
-
-/** A sign-in nonce taken for one request; `used` when a request already took it. */
-export type SignInNonceClaim = "claimed" | "used";
+export type { FreeAsk, FreeGrant, FreeUsage } from "./allowance";
+export type { PaymentClaim, SignInNonceClaim } from "./nonces";
 
 type WindowRow = { bucket: string; window_start: number; count: number };
-
-/** A table of one row (id = 1) holding one number (the storage comment above). */
-interface SingleRow {
-  table: string;
-  column: string;
-}
-
-const FREE_TIER: SingleRow = { table: "free_tier", column: "used" };
-const CREDIT: SingleRow = { table: "credit", column: "atomic" };
-
-const singleRowTable = ({ table, column }: SingleRow) =>
-  `CREATE TABLE IF NOT EXISTS ${table} (id INTEGER PRIMARY KEY CHECK (id = 1), ${column} INTEGER NOT NULL)`;
 
 /** The object reads no binding, so it does not name the Worker's Env (which names it). */
 type NoBindings = Record<string, never>;
@@ -132,22 +106,11 @@ export class Meter extends DurableObject<NoBindings> {
          count INTEGER NOT NULL
        )`,
     );
-    this.sql.exec(singleRowTable(FREE_TIER));
-    this.sql.exec(
-      `CREATE TABLE IF NOT EXISTS payment_nonce (
-         nonce TEXT PRIMARY KEY,
-         state TEXT NOT NULL CHECK (state IN ('pending', 'settled')),
-         expires_at INTEGER NOT NULL
-       )`,
-    );
-    this.sql.exec(singleRowTable(CREDIT));
+    this.sql.exec(FREE_TIER_TABLE);
+    this.sql.exec(PAYMENT_NONCE_TABLE);
+    this.sql.exec(CREDIT_TABLE);
     this.sql.exec(PAYMENT_ID_TABLE);
-    this.sql.exec(
-      `CREATE TABLE IF NOT EXISTS sign_in_nonce (
-         nonce TEXT PRIMARY KEY,
-         expires_at INTEGER NOT NULL
-       )`,
-    );
+    this.sql.exec(SIGN_IN_NONCE_TABLE);
   }
 
   /** Counts one request in `bucket` unless its window is full (a refusal consumes nothing). */
@@ -195,88 +158,38 @@ export class Meter extends DurableObject<NoBindings> {
     );
   }
 
-  /**
-   * Takes `count` calls from the free allowance of `total` if that many are left (all or
-   * nothing), else `creditPrice` atomic units of the wallet's credit if it holds that much.
-   */
+  /** Takes calls from the free allowance, else from the credit (allowance.ts). */
   reserveFree(total: number, count = 1, creditPrice?: number): FreeGrant {
-    const used = this.freeUsed();
-    const remaining = Math.max(0, total - used);
-    if (count <= remaining) {
-      this.setFreeUsed(used + count);
-      return {
-        granted: true,
-        used: used + count,
-        remaining: remaining - count,
-        ...(count === 1 ? {} : { count }),
-      };
-    }
-    if (creditPrice !== undefined && creditPrice > 0) {
-      const held = this.creditHeld();
-      if (held >= creditPrice) {
-        this.setCredit(held - creditPrice);
-        return { granted: true, used, remaining, credit: creditPrice };
-      }
-    }
-    return { granted: false, used, remaining };
+    return reserveFree(this.sql, total, count, creditPrice);
   }
 
-  /** Gives back `count` reserved calls (the paid call failed); never below 0 used. */
+  /** Gives back `count` reserved calls (the paid call failed). */
   releaseFree(count = 1): { used: number } {
-    const used = Math.max(0, this.freeUsed() - count);
-    this.setFreeUsed(used);
-    return { used };
+    return releaseFree(this.sql, count);
   }
 
   /** Adds to the wallet's credit (a paid call failed after its payment settled). */
   addCredit(atomic: number): { credit: number } {
-    const credit = this.creditHeld() + atomic;
-    this.setCredit(credit);
-    return { credit };
+    return addCredit(this.sql, atomic);
   }
 
   freeStatus(total: number): FreeUsage {
-    const used = this.freeUsed();
-    const credit = this.creditHeld();
-    return { used, remaining: Math.max(0, total - used), ...(credit > 0 ? { credit } : {}) };
+    return freeStatus(this.sql, total);
   }
 
-  /**
-   * Takes an authorization nonce for one paid request, unless a request already holds it
-   * (in flight or settled). Expired rows are pruned first.
-   */
+  /** Takes an authorization nonce for one paid request (nonces.ts). */
   claimPayment(nonce: string, expiresAt: number, nowSeconds: number): PaymentClaim {
-    this.sql.exec("DELETE FROM payment_nonce WHERE expires_at < ?", nowSeconds);
-    const key = nonce.toLowerCase();
-    const held = this.sql
-      .exec<{ state: "pending" | "settled" }>(
-        "SELECT state FROM payment_nonce WHERE nonce = ?",
-        key,
-      )
-      .toArray()[0];
-    if (held) return { claimed: false, state: held.state };
-    this.sql.exec(
-      "INSERT INTO payment_nonce (nonce, state, expires_at) VALUES (?, 'pending', ?)",
-      key,
-      expiresAt,
-    );
-    return { claimed: true };
+    return claimPayment(this.sql, nonce, expiresAt, nowSeconds);
   }
 
   /** The payment of a claimed nonce was settled on chain. */
   settlePayment(nonce: string): void {
-    this.sql.exec(
-      "UPDATE payment_nonce SET state = 'settled' WHERE nonce = ?",
-      nonce.toLowerCase(),
-    );
+    settlePayment(this.sql, nonce);
   }
 
   /** A claimed payment was given up before settling: its nonce may be used again. */
   releasePayment(nonce: string): void {
-    this.sql.exec(
-      "DELETE FROM payment_nonce WHERE nonce = ? AND state = 'pending'",
-      nonce.toLowerCase(),
-    );
+    releasePayment(this.sql, nonce);
   }
 
   /** Takes a payment identifier for one request (see payment-ids.ts). */
@@ -297,43 +210,8 @@ export class Meter extends DurableObject<NoBindings> {
     releasePaymentId(this.sql, id);
   }
 
-  /** Takes a sign-in nonce once; expired ones are pruned first. */
+  /** Takes a sign-in (or session) nonce once (nonces.ts). */
   claimSignInNonce(nonce: string, expiresAt: number, nowSeconds: number): SignInNonceClaim {
-    this.sql.exec("DELETE FROM sign_in_nonce WHERE expires_at < ?", nowSeconds);
-    const used = this.sql.exec("SELECT 1 FROM sign_in_nonce WHERE nonce = ?", nonce).toArray()[0];
-    if (used) return "used";
-    this.sql.exec("INSERT INTO sign_in_nonce (nonce, expires_at) VALUES (?, ?)", nonce, expiresAt);
-    return "claimed";
-  }
-
-  private freeUsed(): number {
-    return this.read(FREE_TIER);
-  }
-
-  private setFreeUsed(used: number): void {
-    this.write(FREE_TIER, used);
-  }
-
-  private creditHeld(): number {
-    return this.read(CREDIT);
-  }
-
-  private setCredit(atomic: number): void {
-    this.write(CREDIT, atomic);
-  }
-
-  /** A single-row table's number; absent = 0. */
-  private read({ table, column }: SingleRow): number {
-    const rows = this.sql
-      .exec<Record<string, number>>(`SELECT ${column} AS n FROM ${table} WHERE id = 1`)
-      .toArray();
-    return rows[0]?.n ?? 0;
-  }
-
-  private write({ table, column }: SingleRow, value: number): void {
-    this.sql.exec(
-      `INSERT INTO ${table} (id, ${column}) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET ${column} = excluded.${column}`,
-      value,
-    );
+    return claimSignInNonce(this.sql, nonce, expiresAt, nowSeconds);
   }
 }

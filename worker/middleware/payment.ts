@@ -38,6 +38,7 @@ import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
 import { ApiError, errorBody } from "../errors";
 import { logError } from "../lib/log";
+import { bindingProblem } from "../payment/binding";
 import { type DecodedPayment, decodePayment, verifyPayer } from "../payment/payload";
 import {
   PAYMENT_ID_LEASE_SECONDS,
@@ -95,36 +96,6 @@ type Served =
   | { outcome: "credited"; response: Response }
   | { outcome: "unknown"; response: Response };
 
-/**
- * Why this payment cannot pay for this call, or undefined. The signed authorization names the
- * payer, payee, amount and validity, not the call; the payload's `resource` (which the client
- * copies from the 402) does, and a payment is spent on the URL it names, by the wallet that
- * signed it. A paid URL is paid on one method only (the others are free), so the URL names the
- * method too.
- */
-function bindingProblem(c: AppContext, payment: DecodedPayment): string | undefined {
-  const here = new URL(c.req.url);
-  const target = `${c.req.method} ${trimSlash(here.pathname)}${here.search}`;
-  const named = payment.payload.resource?.url;
-  if (!named) return `the payment names no resource: it must be for ${target}`;
-  let url: URL;
-  try {
-    url = new URL(named, here);
-  } catch {
-    return `the payment's resource is not a URL: it must be for ${target}`;
-  }
-  if (trimSlash(url.pathname) + url.search !== trimSlash(here.pathname) + here.search) {
-    return `the payment is for ${trimSlash(url.pathname)}${url.search}, not for ${target}`;
-  }
-  const caller = c.get("caller").wallet.toLowerCase();
-  if (caller !== payment.payer) {
-    return `the payment is signed by ${payment.payer}, but the request is authenticated as ${caller}`;
-  }
-  return undefined;
-}
-
-const trimSlash = (path: string) => (path.length > 1 ? path.replace(/\/+$/, "") : path);
-
 /** Serves a paid call against the PAYMENT-SIGNATURE it carries (see the module comment). */
 export async function payForCall(
   c: AppContext,
@@ -141,7 +112,7 @@ export async function payForCall(
   const decoded = decodePayment(header);
   if (!decoded.ok) throw await refuse(decoded.reason);
   const { payment } = decoded;
-  const unbound = bindingProblem(c, payment);
+  const unbound = bindingProblem(c.req.raw, c.get("caller").wallet, payment);
   if (unbound) throw await refuse(unbound);
   const server = await c
     .get("timings")
