@@ -68,7 +68,6 @@ export function charged(
       request: c.req.raw,
       route,
       price: priceTimes(route.price, count),
-      ...(units ? { per: units.per } : {}),
     };
     // The handler's answer, a thrown error rendered as the app renders it, so that the charge
     // can be given back for it; mutable, for the payment's headers.

@@ -10,6 +10,8 @@ import type { RouteContract } from "./bazaar";
 export interface PaidRoute {
   contract: RouteContract;
   price: Price;
+  /** What the price is per when a call counts units ("100 memories"); absent: per call. */
+  per?: string;
   /** declareBazaar(contract): the same for every request, enriched per request. */
   bazaar: Record<string, unknown>;
 }

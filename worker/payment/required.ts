@@ -71,8 +71,6 @@ export interface PaidResource {
   request: Request;
   route: PaidRoute;
   price: Price;
-  /** What the route's price is per, when the call counts units ("100 memories"). */
-  per?: string;
 }
 
 /** The price as the 402 body and GET /.well-known/x402 state it, with or without payTo. */
@@ -99,7 +97,7 @@ export async function paymentRequiredObject(
   const cost =
     price.atomic === route.price.atomic
       ? `${price.usd} ${PRICE_SYMBOL} per call`
-      : `${price.usd} ${PRICE_SYMBOL} for this call (${route.price.usd} per ${resource.per ?? "unit"})`;
+      : `${price.usd} ${PRICE_SYMBOL} for this call (${route.price.usd} per ${route.per ?? "call"})`;
   const required: PaymentRequired = {
     x402Version: 2,
     ...(reason ? { error: reason } : {}),

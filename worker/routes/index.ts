@@ -93,7 +93,13 @@ function paidRouteMapOf(): Map<Matcher, PaidRoute> {
     const price = matcher.operation.price;
     if (!price) continue;
     const contract = routeContract(doc, matcher.method, matcher.path);
-    map.set(matcher, { contract, price: PRICES[price], bazaar: declareBazaar(contract) });
+    const per = matcher.operation.units?.per;
+    map.set(matcher, {
+      contract,
+      price: PRICES[price],
+      ...(per ? { per } : {}),
+      bazaar: declareBazaar(contract),
+    });
   }
   paidRouteMap = map;
   return map;
