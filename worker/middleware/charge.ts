@@ -2,7 +2,8 @@
  * The charge point of a paid operation. routes/operation.ts wraps every priced handler with
  * `charged`, so this runs after the request was identified, rate-limited and its input
  * validated (a 422 never charges anything), and before the handler does any paid work (an
- * embedding, a language-model call, a write). A call is paid for in one of three ways:
+ * embedding, a language-model call, a write). A call is paid for in one of three ways, or
+ * refused:
  *
  * - a PAYMENT-SIGNATURE: settled before the handler runs (payment.ts);
  * - else the wallet's free allowance: one call, or one per unit of the call (an import of 250
