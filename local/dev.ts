@@ -52,7 +52,9 @@ function logPayments(vars: Record<string, string>) {
   } else if (parsed.config.X402_PAY_TO) {
     log(`payments: on, x402 on ${network}`);
   } else {
-    log("payments: off (no X402_PAY_TO): after its 100 free calls a wallet is told nothing can be paid; npm run dev:chain pays on a local chain");
+    log(
+      "payments: off (no X402_PAY_TO): after its 100 free calls a wallet is told nothing can be paid; npm run dev:chain pays on a local chain",
+    );
   }
 }
 
