@@ -49,8 +49,8 @@ export const freeTierInfoOp = operation(
             expiry_seconds: AUTH_TOLERANCE_SECONDS,
           },
           after_free_tier: {
-            payment: "x402 (version 2): USDC on Base, settled per request",
-            note: "Paid endpoints answer 402 with a PAYMENT-REQUIRED header; retry with PAYMENT-SIGNATURE.",
+            payment: "x402 (version 2): USDC on Base, settled per request (EIP-3009 or Permit2)",
+            note: "Paid endpoints answer 402 with a PAYMENT-REQUIRED header; retry with PAYMENT-SIGNATURE. The payment settles before the call runs; a call that then fails is credited to the wallet.",
           },
         },
         200,
