@@ -33,6 +33,8 @@ export default defineConfig({
                 AUTH_MESSAGE_PREFIX: "service-auth",
                 EMBEDDER: "local",
                 FAKE_OPENAI_URL: inject("fakeOpenAiUrl"),
+                // A remote facilitator that fails (test/fake-facilitator.ts).
+                FAKE_FACILITATOR_URL: inject("fakeFacilitatorUrl"),
                 // The database behind a front that asks for a password (test/password-front.ts).
                 PASSWORD_FRONT: inject("passwordFront"),
                 // The anvil chain of the payment tests (JSON, local/chain/start.ts). The Worker's

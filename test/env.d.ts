@@ -9,6 +9,8 @@ declare namespace Cloudflare {
     /** The local WebSocket proxy (host:port), for tests of the `websocket` transport. */
     NEON_WS_PROXY: string;
     FAKE_OPENAI_URL: string;
+    /** A remote x402 facilitator that fails (test/fake-facilitator.ts). */
+    FAKE_FACILITATOR_URL: string;
     /** "on" when the suite runs on the embedded database (Env.DATABASE_SERIAL), else "". */
     DATABASE_SERIAL: string;
     /** JSON `{url, statsUrl}` of the database behind a front that asks for a password. */

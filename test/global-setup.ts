@@ -2,6 +2,7 @@ import type { TestProject } from "vitest/node";
 import { startLocalChain } from "../local/chain/start";
 import { startLocalDatabase } from "../local/db/start";
 import { startModelProcess } from "../local/embedder/launch";
+import { startFakeFacilitator } from "./fake-facilitator";
 import { startFakeOpenAi } from "./fake-openai-server";
 import { startPasswordFront } from "./password-front";
 import { readSpecFacts } from "./spec/read";
@@ -13,6 +14,8 @@ declare module "vitest" {
     /** "on" for the embedded database, which serves one client at a time (Env.DATABASE_SERIAL). */
     databaseSerial: string;
     fakeOpenAiUrl: string;
+    /** A facilitator that fails (test/fake-facilitator.ts). */
+    fakeFacilitatorUrl: string;
     /** The local anvil chain of the payment tests (local/chain/start.ts), as JSON. */
     localChain: string;
     /** The local bge-small-en-v1.5 endpoint (local/embedder), or "" when it could not start… */
@@ -43,11 +46,13 @@ export default async function setup(project: TestProject) {
   // test/meaning*.ts) point a Worker at this endpoint.
   const model = startModelProcess();
   const fake = await startFakeOpenAi();
+  const facilitator = await startFakeFacilitator();
   const chain = await startLocalChain({ log: (line) => console.log(`[test-chain] ${line}`) });
   project.provide("databaseUrl", db.url);
   project.provide("wsProxy", db.wsProxy);
   project.provide("databaseSerial", db.workerVars.DATABASE_SERIAL ?? "");
   project.provide("fakeOpenAiUrl", fake.url);
+  project.provide("fakeFacilitatorUrl", facilitator.url);
   const front = await startPasswordFront(db.url);
   project.provide("passwordFront", JSON.stringify({ url: front.url, statsUrl: front.statsUrl }));
   const { stop: _stop, ...chainDetails } = chain;
@@ -62,6 +67,7 @@ export default async function setup(project: TestProject) {
     if (bge.ok) await bge.process.stop();
     await chain.stop();
     await fake.close();
+    await facilitator.close();
     await front.close();
     await db.stop();
   };

@@ -36,7 +36,7 @@
  */
 import { encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequirements } from "@x402/core/types";
-import { ApiError, errorBody } from "../errors";
+import { ApiError } from "../errors";
 import { logError } from "../lib/log";
 import { bindingProblem } from "../payment/binding";
 import { type DecodedPayment, decodePayment, verifyPayer } from "../payment/payload";
@@ -62,6 +62,7 @@ import {
 import { resourceServer } from "../payment/server";
 import { paymentSettings } from "../payment/settings";
 import type { AppContext } from "./app-env";
+import { errorResponse } from "./error-response";
 import type { StoredResponse, WalletMeter } from "./metering";
 
 /** How long the service remembers a payment nonce at most (see Meter.claimPayment). */
@@ -192,12 +193,7 @@ async function releaseId(c: AppContext, meter: WalletMeter, id: string) {
 async function settleAndRun(c: AppContext, call: PaidCall, run: Run): Promise<Served> {
   const settlement = await settle(c, call);
   if (settlement.outcome === "unknown") {
-    const { error } = settlement;
-    const response = new Response(JSON.stringify(errorBody(error, c.get("requestId"))), {
-      status: error.status,
-      headers: { "content-type": "application/json" },
-    });
-    return { outcome: "unknown", response };
+    return { outcome: "unknown", response: errorResponse(c, settlement.error) };
   }
   const response = await run();
   response.headers.set(PAYMENT_RESPONSE_HEADER, settlement.receipt);
