@@ -4,8 +4,8 @@
  * X402_FACILITATOR_KEY), paying the gas of each settlement.
  *
  * Its transactions are sent so that no settlement waits on another's nonce for ever:
- * - gas is estimated before a nonce is taken: a settlement the chain would refuse (the payer's
- *   balance already spent by another at once) fails there, holding no nonce;
+ * - gas (and fees) are estimated before a nonce is taken: a settlement the chain would refuse
+ *   (the payer's balance already spent by another at once) fails there, holding no nonce;
  * - within the isolate, one transaction is signed and sent at a time (not mined: receipts are
  *   awaited in parallel), so a send that fails cannot leave a gap that later ones wait behind;
  * - other isolates send from the account too: a nonce they took is refused by the chain
@@ -87,6 +87,10 @@ export function inProcessFacilitator(
     pollingInterval: 500,
   }).extend(publicActions);
   const { address } = account;
+  // Fees are read before the transaction's turn, like its gas, so the turn holds only the
+  // nonce, the signature and the send; where they cannot be read, viem reads them in the turn.
+  const feesOutsideTheTurn = () =>
+    client.estimateFeesPerGas().catch(() => ({}) as Record<string, never>);
   const signer = toFacilitatorEvmSigner({
     address,
     readContract: (args) =>
@@ -101,13 +105,19 @@ export function inProcessFacilitator(
         args: args.args,
         ...(args.dataSuffix === undefined ? {} : { dataSuffix: args.dataSuffix }),
       };
-      const gas = args.gas ?? (await client.estimateContractGas({ ...call, account }));
-      return send(address, settings.chainId, () => client.writeContract({ ...call, gas }));
+      const [gas, fees] = await Promise.all([
+        args.gas ?? client.estimateContractGas({ ...call, account }),
+        feesOutsideTheTurn(),
+      ]);
+      return send(address, settings.chainId, () => client.writeContract({ ...call, gas, ...fees }));
     },
     sendTransaction: async (args) => {
-      const gas = await client.estimateGas({ account, to: args.to, data: args.data });
+      const [gas, fees] = await Promise.all([
+        client.estimateGas({ account, to: args.to, data: args.data }),
+        feesOutsideTheTurn(),
+      ]);
       return send(address, settings.chainId, () =>
-        client.sendTransaction({ to: args.to, data: args.data, gas }),
+        client.sendTransaction({ to: args.to, data: args.data, gas, ...fees }),
       );
     },
     waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
