@@ -3,7 +3,8 @@
  * and the tests: a request's body as text, with an optional limit, and a JSON answer.
  * Imports nothing of this repository.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 
 /**
  * The request's body as text. Past `maxBytes` the rest is read and dropped, so that the
@@ -40,4 +41,28 @@ export function sendJson(res: ServerResponse, status: number, payload: unknown):
     "content-length": Buffer.byteLength(text),
   });
   res.end(text);
+}
+
+/** A server listening on a free loopback port: its base URL, and how to stop it. */
+export interface LoopbackServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens with `server` on a free port of 127.0.0.1 (the fake providers of the tests). */
+export async function listenOnLoopback(server: Server): Promise<LoopbackServer> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // Keep-alive sockets from workerd would otherwise hold close() open.
+        server.closeAllConnections();
+      }),
+  };
 }

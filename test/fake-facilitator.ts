@@ -9,32 +9,16 @@
  *                    transfer happened is unknown to the service
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { readBody, sendJson } from "../local/http-json";
+import { type LoopbackServer, listenOnLoopback, readBody, sendJson } from "../local/http-json";
 
-export interface FakeFacilitator {
-  /** Base URL without a behaviour, e.g. http://127.0.0.1:PORT */
-  url: string;
-  close(): Promise<void>;
-}
+/** Its base URL is without a behaviour, e.g. http://127.0.0.1:PORT. */
+export type FakeFacilitator = LoopbackServer;
 
 export async function startFakeFacilitator(): Promise<FakeFacilitator> {
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => sendJson(res, 500, { error: String(err) }));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -32,14 +32,10 @@
  * latest JSON user message is read, so a retry's appended correction changes nothing.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { readBody, sendJson } from "../local/http-json";
+import { type LoopbackServer, listenOnLoopback, readBody, sendJson } from "../local/http-json";
 
-export interface FakeOpenAi {
-  /** Base URL without /v1, e.g. http://127.0.0.1:PORT */
-  url: string;
-  close(): Promise<void>;
-}
+/** Its base URL is without /v1, e.g. http://127.0.0.1:PORT. */
+export type FakeOpenAi = LoopbackServer;
 
 interface RecordedRequest {
   authorization: string | null;
@@ -128,21 +124,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     sendJson(res, 404, { error: { message: `no route ${url.pathname}` } });
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        // Keep-alive sockets from workerd would otherwise hold close() open.
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 function embeddings(body: Record<string, unknown>, model: string) {
