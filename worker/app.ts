@@ -57,8 +57,10 @@ export function createApp(): OpenAPIHono<AppEnv> {
   // after its input is validated, at its charge point (middleware/charge.ts).
   app.use(services);
   app.use(async (c, next) => {
-    c.set("operation", operationFor(c.req.method, c.req.path));
+    const operation = operationFor(c.req.method, c.req.path);
+    c.set("operation", operation);
     c.set("paidRoutes", PAID_ROUTES);
+    c.set("paidRoute", operation?.price ? PAID_ROUTES.find(c.req.method, c.req.path) : undefined);
     await next();
   });
   app.use(metering);

@@ -14,7 +14,7 @@ import {
 } from "../context";
 import type { Env } from "../env";
 import type { Timings } from "../lib/timing";
-import type { PaidRoutes } from "../payment/paid-route";
+import type { PaidRoute, PaidRoutes } from "../payment/paid-route";
 import type { Metering, TakenCall } from "./metering";
 import type { OperationMeta } from "./operation-meta";
 
@@ -31,6 +31,8 @@ export type AppEnv = {
     operation: OperationMeta | undefined;
     /** The contract's paid routes (worker/routes), for 402 answers and the x402 listing. */
     paidRoutes: PaidRoutes;
+    /** The paid route of this request, found once with its operation; undefined when free. */
+    paidRoute: PaidRoute | undefined;
     /** The free call the rate-limit call took for a paid request (middleware/meter.ts). */
     freeCall: TakenCall | undefined;
     /** Whether the charge point served that call (charge.ts; else rateLimit gives it back). */

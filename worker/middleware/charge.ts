@@ -44,7 +44,7 @@ export const freeAskOf = (price: Price, count = 1): FreeAsk => ({
 
 /** The declared paid route of this request; every priced operation has one. */
 function paidRouteOf(c: AppContext): PaidRoute {
-  const route = c.get("paidRoutes").find(c.req.method, c.req.path);
+  const route = c.get("paidRoute");
   if (!route) {
     logError(`[${c.get("requestId")}] no paid route for ${c.req.method} ${c.req.path}`);
     throw new ApiError("INTERNAL_ERROR", "Internal server error");

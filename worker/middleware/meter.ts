@@ -45,9 +45,8 @@ export const metering = createMiddleware<AppEnv>(async (c, next) => {
  * charge point, charge.ts, takes any other itself).
  */
 function earlyAsk(c: AppContext, identity: MeterIdentity): FreeAsk | undefined {
-  const operation = c.get("operation");
-  const price = operation?.price && c.get("paidRoutes").find(c.req.method, c.req.path)?.price;
-  if (identity.kind !== "wallet" || !price || operation?.units) return undefined;
+  const price = c.get("paidRoute")?.price;
+  if (identity.kind !== "wallet" || !price || c.get("operation")?.units) return undefined;
   if (c.req.header(PAYMENT_SIGNATURE_HEADER)) return undefined;
   if (c.get("services").config.FREE_CALLS_PER_IP_PER_DAY) return undefined;
   return freeAskOf(price);
