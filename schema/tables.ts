@@ -12,6 +12,7 @@
  * relations  typed, directed links between two memories of the same user.
  * memory_history  one row per PATCH of a memory, holding the changed fields' new values.
  * namespace_versions  a write counter per (wallet, namespace), for deduplication without locks.
+ * memory_grants  a wallet's read or write grant of one of its namespaces to another wallet.
  */
 import { sql } from "drizzle-orm";
 import {
@@ -114,6 +115,8 @@ export const memories = pgTable(
       .notNull()
       .generatedAlwaysAs(sql.raw(`(get_byte(uuid_send("user_id"), 0) % ${ANN_SHARDS})::smallint`)),
     ann: boolean("ann").notNull().default(false),
+    /** The wallet that stored it: the owner's, or a grantee's (memory_grants). */
+    createdBy: text("created_by").notNull(),
   },
   // No index may cover access_count or accessed_at: recall updates them for every memory it
   // returns, and with no indexed column changed (and room on the page: fillfactor 70,
@@ -230,8 +233,37 @@ export const memoryHistory = pgTable(
     userId: belongsTo("user_id", () => users),
     changes: jsonb("changes").$type<Record<string, unknown>>().notNull(),
     ...timestamps,
+    /** The wallet whose PATCH wrote it: the owner's, or a grantee's. */
+    createdBy: text("created_by").notNull(),
   },
   (t) => [index("memory_history_memory_idx").on(t.memoryId, t.createdAt)],
+);
+
+export const PERMISSIONS = ["read", "write"] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/**
+ * A wallet's grant of one of its namespaces to another wallet (docs/sharing.md): `read`, or
+ * `write` (which reads too). Revoking deletes the row, so the next statement that checks it
+ * (every shared read and write checks it in the statement itself) no longer finds it. The
+ * key serves that check: the namespaces one owner granted one grantee.
+ */
+export const memoryGrants = pgTable(
+  "memory_grants",
+  {
+    ownerId: belongsTo("owner_id", () => users),
+    /** The grantee's wallet, lower-case like users.wallet. */
+    grantee: text("grantee").notNull(),
+    namespace: text("namespace").notNull(),
+    permission: text("permission", { enum: PERMISSIONS }).notNull(),
+    ...timestamps,
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ownerId, t.grantee, t.namespace] }),
+    index("memory_grants_grantee_idx").on(t.grantee),
+    check("memory_grants_permission_check", sql`${t.permission} IN ('read', 'write')`),
+  ],
 );
 
 export type MemoryRow = typeof memories.$inferSelect;

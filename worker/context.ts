@@ -3,6 +3,7 @@ import type { Embedder } from "./embed/embedder";
 import type { Config } from "./env";
 import type { LlmProvider } from "./language-model";
 import type { Timings } from "./lib/timing";
+import type { GrantUse } from "./sharing/scope";
 
 /**
  * What every domain function receives: the database, the embedder, the language model and
@@ -40,9 +41,16 @@ export type Identification =
   | { status: "invalid"; reason: string }
   | { status: "anonymous" };
 
+/**
+ * Who calls, and whose memories the call works on. `wallet` is the caller's (it pays, it is
+ * rate-limited, it is the writer of what it stores); `userId` is the owner of the memories:
+ * the caller's own user, or, with `grant`, the owner who shared a namespace with the caller
+ * (sharing/scope.ts). Every memory statement is scoped by `userId` and `grant` together.
+ */
 export interface Caller {
   wallet: string;
   userId: string;
+  grant?: GrantUse;
 }
 
 export interface DomainContext extends Services, Caller {
@@ -70,6 +78,7 @@ export function domainContext(
     afterwards: (key, task) => services.afterwards(key, task),
     wallet: caller.wallet,
     userId: caller.userId,
+    ...(caller.grant ? { grant: caller.grant } : {}),
     timings,
   };
 }

@@ -85,6 +85,7 @@ if (!userId) {
         embeddingModel: MODEL,
         contentHash: createHash("sha256").update(content).digest("hex"),
         ann: true,
+        createdBy: `annbge-${SIZE}`,
       };
     });
     await db.insert(memories).values(rows);
@@ -99,7 +100,7 @@ for (const ef of (process.env.EF ?? "100").split(",").map(Number)) {
     const started = performance.now();
     for (const q of qv) {
       await db.execute(sql`SELECT ${memories.id} FROM ${memories}
-        WHERE ${liveMemory(userId)} AND ${annRows(userId)}
+        WHERE ${liveMemory({ userId })} AND ${annRows(userId)}
         ORDER BY ${memories.embedding} <=> ${annQueryVector(vectorLiteral(q), ef)} LIMIT 50`);
     }
     console.log(

@@ -54,7 +54,7 @@ export async function annAgreement(
   efSearch?: number,
 ): Promise<Agreement> {
   const ef = efSearch ?? (await walletEfSearch(db, userId));
-  const scope = sql`${liveMemory(userId)} AND ${memories.embeddingModel} = ${model}`;
+  const scope = sql`${liveMemory({ userId })} AND ${memories.embeddingModel} = ${model}`;
   let top1 = 0;
   let overlap = 0;
   for (const vector of vectors) {
@@ -100,8 +100,8 @@ export async function recallPlan(
 ): Promise<string[]> {
   const statement = recallStatement({
     userId,
-    where: and(...filterConditions(userId, {})) as SQL,
-    sizeWhere: and(...filterConditions(userId, {}, "undeleted")) as SQL,
+    where: and(...filterConditions({ userId }, {})) as SQL,
+    sizeWhere: and(...filterConditions({ userId }, {}, "undeleted")) as SQL,
     exact: false,
     commonLexemes: await commonLexemes(db),
     queries: [{ text: query, vector: vectorLiteral(vector) }],

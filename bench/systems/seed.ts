@@ -77,6 +77,7 @@ export async function seedWallet(
         const created = new Date(now - Math.floor(r() * 90 * 86_400_000));
         return {
           userId,
+          createdBy: address.toLowerCase(),
           content,
           importance: Math.round(r() * 100) / 100,
           memoryType: TYPES[Math.floor(r() * TYPES.length)] ?? "general",

@@ -11,6 +11,8 @@ export interface DocOperation {
   auth: string;
   /** x-price-usd: the operation is paid. */
   price?: string;
+  /** x-shared: what a grantee needs to call it with `?owner=` (docs/sharing.md). */
+  shared?: "read" | "write";
   params: string[];
   /** Names of the query parameters it requires. */
   requiredQuery: string[];
@@ -44,6 +46,11 @@ export const EXAMPLE_BODIES: Record<string, (ids: Ids) => Json> = {
   updateMemory: () => ({ content: "changed" }),
   createRelation: (ids) => ({ target_id: ids.other, relation_type: "related_to" }),
   mcp: () => ({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  grantNamespace: () => ({
+    grantee: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+    namespace: "team",
+    permission: "read",
+  }),
 };
 
 export interface Ids {
@@ -62,6 +69,7 @@ export function operationsOf(doc: Json): DocOperation[] {
       operationId: o.operationId,
       auth: o["x-auth"],
       price: o["x-price-usd"],
+      shared: o["x-shared"],
       params: (o.parameters ?? []).filter((p: Json) => p.in === "path").map((p: Json) => p.name),
       requiredQuery: (o.parameters ?? [])
         .filter((p: Json) => p.in === "query" && p.required)

@@ -67,7 +67,7 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
            embedding::text AS embedding
     FROM (
       SELECT * FROM memories
-      WHERE ${liveMemory(ctx.userId)} AND embedding_model = ${ctx.embedder.model}
+      WHERE ${liveMemory(ctx)} AND embedding_model = ${ctx.embedder.model}
         ${input.namespace === undefined ? sql`` : sql`AND namespace = ${input.namespace}`}
         ${input.agent_id === undefined ? sql`` : sql`AND agent_id = ${input.agent_id}`}
       ORDER BY updated_at DESC
@@ -137,7 +137,7 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
           .where(
             and(
               inArray(memories.id, ids),
-              liveMemory(ctx.userId),
+              liveMemory(ctx),
               eq(memories.immutable, false),
               eq(memories.pinned, false),
             ),
@@ -211,6 +211,7 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
         embedding: vectors[j],
         embeddingModel: ctx.embedder.model,
         contentHash: s.hash,
+        createdBy: ctx.wallet.toLowerCase(),
       });
       await tx.insert(relations).values(
         (clusters[s.cluster]?.ids ?? []).map((target) => ({

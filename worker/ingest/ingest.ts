@@ -80,7 +80,7 @@ export async function autoRelate(
       probes: sql`
         SELECT row_number() OVER (ORDER BY id)::int AS i, id, namespace AS ns, embedding AS v
         FROM memories
-        WHERE ${liveMemory(ctx.userId)} AND id = ANY(${ids}) AND namespace = ${namespace}
+        WHERE ${liveMemory(ctx)} AND id = ANY(${ids}) AND namespace = ${namespace}
           AND embedding_model = ${ctx.embedder.model}`,
       k: AUTO_RELATE_MAX,
       minSimilarity: AUTO_RELATE_MIN,

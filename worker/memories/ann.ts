@@ -132,8 +132,8 @@ export async function indexBacklog(db: DbOrTx, userId: string, minSize: number):
   const sizes = await db.execute<{ live: number; backlog: number; chunk: string | null }>(
     background(sql`
     SELECT
-      ${scopeSize(undeletedMemory(userId), minSize)} AS live,
-      (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${undeletedMemory(userId)}
+      ${scopeSize(undeletedMemory({ userId }), minSize)} AS live,
+      (SELECT count(*)::int FROM (SELECT 1 FROM ${memories} WHERE ${undeletedMemory({ userId })}
         AND ${backlogRows} LIMIT ${BACKLOG_MIN}) b) AS backlog,
       current_setting('memory_service.index_chunk', true) AS chunk`),
   );
@@ -152,7 +152,7 @@ export async function indexBacklog(db: DbOrTx, userId: string, minSize: number):
       UPDATE ${memories} SET ann = true
       WHERE ${memories.id} IN (
         SELECT ${memories.id} FROM ${memories}
-        WHERE ${undeletedMemory(userId)} AND ${backlogRows}
+        WHERE ${undeletedMemory({ userId })} AND ${backlogRows}
         LIMIT ${chunk}
         FOR UPDATE SKIP LOCKED)`),
     );

@@ -20,7 +20,7 @@ export const coreQuery = z.object({
 
 export async function listCore(ctx: DomainContext, q: z.output<typeof coreQuery>) {
   const where = and(
-    liveMemory(ctx.userId),
+    liveMemory(ctx),
     eq(memories.pinned, true),
     q.namespace === undefined ? undefined : eq(memories.namespace, q.namespace),
     q.agent_id === undefined ? undefined : eq(memories.agentId, q.agent_id),
@@ -57,7 +57,7 @@ export async function setPinned(ctx: DomainContext, id: string, pinned: boolean)
     .where(
       and(
         eq(memories.id, id),
-        liveMemory(ctx.userId),
+        liveMemory(ctx),
         // Unpinning needs a pinned memory (spec: 404 when not pinned).
         pinned ? undefined : eq(memories.pinned, true),
       ),

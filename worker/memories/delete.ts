@@ -1,22 +1,21 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
-import { immutableConflict, notFound } from "../errors";
 import { liveMemory } from "./rows";
+import { refusedWrite } from "./write-refusal";
 
-/** Soft-deletes one memory: 404 when it is not the caller's live memory, 409 when immutable. */
+/**
+ * Soft-deletes one memory: 404 when it is not a live memory of the scope, 409 when immutable,
+ * 403 when a grantee's grant on its namespace is read-only (write-refusal.ts).
+ */
 export async function deleteMemory(ctx: DomainContext, id: string): Promise<void> {
   const [row] = await ctx.db
     .update(memories)
     .set({ deletedAt: sql`now()` })
-    .where(and(eq(memories.id, id), liveMemory(ctx.userId), eq(memories.immutable, false)))
+    .where(and(eq(memories.id, id), liveMemory(ctx), eq(memories.immutable, false)))
     .returning({ id: memories.id });
   if (row) return;
-  const [locked] = await ctx.db
-    .select({ id: memories.id })
-    .from(memories)
-    .where(and(eq(memories.id, id), liveMemory(ctx.userId)));
-  throw locked ? immutableConflict() : notFound();
+  throw await refusedWrite(ctx, id);
 }
 
 export interface BulkDeleteOutcome {
@@ -31,7 +30,7 @@ export async function deleteMany(ctx: DomainContext, ids: string[]): Promise<Bul
   const deleted = await ctx.db
     .update(memories)
     .set({ deletedAt: sql`now()` })
-    .where(and(inArray(memories.id, unique), liveMemory(ctx.userId), eq(memories.immutable, false)))
+    .where(and(inArray(memories.id, unique), liveMemory(ctx), eq(memories.immutable, false)))
     .returning({ id: memories.id });
   const done = new Set(deleted.map((r) => r.id));
   const missing = unique.filter((id) => !done.has(id));
@@ -40,7 +39,7 @@ export async function deleteMany(ctx: DomainContext, ids: string[]): Promise<Bul
     const rows = await ctx.db
       .select({ id: memories.id })
       .from(memories)
-      .where(and(inArray(memories.id, missing), liveMemory(ctx.userId)));
+      .where(and(inArray(memories.id, missing), liveMemory(ctx)));
     for (const r of rows) locked.add(r.id);
   }
   return unique.map((id) => ({

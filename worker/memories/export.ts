@@ -22,7 +22,7 @@ export async function exportMemories(ctx: DomainContext, q: z.output<typeof expo
   const rows = await ctx.db
     .select({ ...memoryColumns, deletedAt: memories.deletedAt })
     .from(memories)
-    .where(and(...filterConditions(ctx.userId, q, q.include_deleted ? "unexpired" : "live")))
+    .where(and(...filterConditions(ctx, q, q.include_deleted ? "unexpired" : "live")))
     .orderBy(asc(memories.createdAt), asc(memories.id))
     .limit(q.limit)
     .offset(q.offset);

@@ -16,5 +16,6 @@ export async function memoryHistoryOf(ctx: DomainContext, id: string) {
     memory_id: r.memoryId,
     changes: r.changes,
     created_at: r.createdAt.toISOString(),
+    created_by: r.createdBy,
   }));
 }

@@ -32,11 +32,12 @@ export type NewRow = Pick<
 type Insertable = keyof typeof memories.$inferInsert;
 
 /**
- * The INSERT of `rows` for the wallet, their vectors of `model`, only `when` it holds (a
+ * The INSERT of `rows` for the wallet (written by `createdBy`, a wallet), their vectors of `model`, only `when` it holds (a
  * condition on the rest of the statement); RETURNING `returning`.
  */
 export function insertStatement(
   userId: string,
+  createdBy: string,
   model: string,
   rows: NewRow[],
   { when, returning }: { when: SQL; returning: SQL },
@@ -85,6 +86,7 @@ export function insertStatement(
     embeddingModel: sql`${model}::text`,
     contentHash: sql`u.content_hash`,
     ann: sql`false`,
+    createdBy: sql`${createdBy}::text`,
   };
   const columns = Object.entries(getTableColumns(memories))
     // drizzle's own rule for the INSERT column list (Column.shouldDisableInsert).

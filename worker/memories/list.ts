@@ -17,6 +17,7 @@ import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { notFound } from "../errors";
 import { inputIssues } from "../lib/validate";
+import { grantedNamespace, type Scope } from "../sharing/scope";
 import * as f from "./fields";
 import { foldLiveCounts, liveTotalColumns, liveTotalOf } from "./live-count";
 import {
@@ -76,18 +77,14 @@ export type FilterBase = "live" | "unexpired" | "undeleted";
  * `after`/`since` and `before`/`until` bound `created_at` (inclusive), as ISO 8601 strings.
  * `tags` matches memories having any of the tags; `metadata` is JSON containment.
  */
-export function filterConditions(
-  userId: string,
-  q: MemoryFilters,
-  base: FilterBase = "live",
-): SQL[] {
-  const owner = eq(memories.userId, userId);
+export function filterConditions(scope: Scope, q: MemoryFilters, base: FilterBase = "live"): SQL[] {
+  const owner = and(eq(memories.userId, scope.userId), grantedNamespace(scope));
   const conds: SQL[] = [
     base === "live"
-      ? liveMemory(userId)
+      ? liveMemory(scope)
       : base === "unexpired"
         ? (and(owner, or(isNull(memories.expiresAt), gt(memories.expiresAt, sql`now()`))) as SQL)
-        : undeletedMemory(userId),
+        : undeletedMemory(scope),
   ];
   if (q.namespace !== undefined) conds.push(eq(memories.namespace, q.namespace));
   if (q.session_id !== undefined) conds.push(eq(memories.sessionId, q.session_id));
@@ -138,11 +135,12 @@ export type ListQuery = z.output<typeof listQuery>;
 /**
  * How many of the caller's memories match the filters, as the columns `total` and `pieces`:
  * with no filter but the namespace, from the kept counts (live-count.ts) instead of counting
- * the rows.
+ * the rows. A grantee's total is always counted: the kept counts know nothing of grants, and
+ * would tell it how many memories the owner keeps where it may not look.
  */
 function matchingColumns(ctx: DomainContext, q: MemoryFilters, where: SQL | undefined): SQL {
   const { namespace, ...others } = q;
-  if (Object.values(others).every((v) => v === undefined)) {
+  if (!ctx.grant && Object.values(others).every((v) => v === undefined)) {
     return liveTotalColumns(ctx.userId, namespace);
   }
   return sql`(SELECT count(*) FROM ${memories} WHERE ${where})::int AS total, 0 AS pieces`;
@@ -157,7 +155,7 @@ function foldIfMany(ctx: DomainContext, row: Record<string, unknown> | undefined
 
 /** A page and the total in one statement (one round trip; an empty page still has its total). */
 export async function listMemories(ctx: DomainContext, q: ListQuery) {
-  const where = and(...filterConditions(ctx.userId, q));
+  const where = and(...filterConditions(ctx, q));
   const column = sql.raw(`"${SORTABLE[q.sort ?? "created_at"].name}"`);
   const direction = sql.raw(q.order === "asc" ? "ASC" : "DESC");
   const { limit, offset, sort: _sort, order: _order, ...filters } = q;
@@ -178,7 +176,7 @@ export async function getMemory(ctx: DomainContext, id: string) {
   const [row] = await ctx.db
     .select(memoryColumns)
     .from(memories)
-    .where(and(eq(memories.id, id), liveMemory(ctx.userId)));
+    .where(and(eq(memories.id, id), liveMemory(ctx)));
   if (!row) throw notFound();
   return toMemory(row as MemoryRecord);
 }
@@ -188,13 +186,13 @@ export async function assertLive(ctx: DomainContext, id: string): Promise<void> 
   const [row] = await ctx.db
     .select({ id: memories.id })
     .from(memories)
-    .where(and(eq(memories.id, id), liveMemory(ctx.userId)));
+    .where(and(eq(memories.id, id), liveMemory(ctx)));
   if (!row) throw notFound();
 }
 
 export async function countMemories(ctx: DomainContext, q: MemoryFilters): Promise<number> {
   const result = await ctx.db.execute<Record<string, unknown>>(
-    sql`SELECT ${matchingColumns(ctx, q, and(...filterConditions(ctx.userId, q)))}`,
+    sql`SELECT ${matchingColumns(ctx, q, and(...filterConditions(ctx, q)))}`,
   );
   return foldIfMany(ctx, result.rows[0]);
 }
@@ -204,7 +202,7 @@ export async function tagCounts(ctx: DomainContext, namespace?: string) {
   const result = await ctx.db.execute<{ tag: string; count: number }>(sql`
     SELECT tag, count(*)::int AS count
     FROM memories, unnest(tags) AS tag
-    WHERE ${liveMemory(ctx.userId)} ${ns}
+    WHERE ${liveMemory(ctx)} ${ns}
     GROUP BY tag ORDER BY count DESC, tag ASC`);
   return result.rows.map((r) => ({ tag: r.tag, count: Number(r.count) }));
 }

@@ -36,7 +36,7 @@ export function liveTotalColumns(userId: string, namespace?: string): SQL {
     namespace === undefined ? sql`` : sql`AND ${memories.namespace} = ${namespace}`;
   return sql`${countedLive(userId, namespace)}
       - (SELECT count(*) FROM ${memories}
-        WHERE ${undeletedMemory(userId)} AND ${memories.expiresAt} IS NOT NULL AND ${memories.expiresAt} <= now()
+        WHERE ${undeletedMemory({ userId })} AND ${memories.expiresAt} IS NOT NULL AND ${memories.expiresAt} <= now()
           ${inNamespace})::int AS total,
       (SELECT count(*) FROM (SELECT 1 FROM ${memoryCounts} WHERE ${memoryCounts.userId} = ${userId}
         LIMIT ${FOLD_ABOVE + 1}) s)::int AS pieces`;

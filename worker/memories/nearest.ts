@@ -45,7 +45,7 @@ export function nearestStatement(q: NearestQuery): SQL {
   const maxDistance = 1 - q.minSimilarity + 1e-9;
   const more = sql`AND ${memories.embeddingModel} = ${q.model}
     ${q.where ? sql`AND ${q.where}` : sql``}`;
-  const scope = sql`${liveMemory(q.userId)} ${more}`;
+  const scope = sql`${liveMemory({ userId: q.userId })} ${more}`;
   // The HNSW probes test the owner in a form no btree index serves. With a plain user_id =,
   // Postgres chose by its estimate of the wallet's size, and while a growing wallet's
   // statistics were stale (an estimate of ~1,000 rows at 5,000) it read the wallet through
@@ -60,7 +60,7 @@ export function nearestStatement(q: NearestQuery): SQL {
     -- built a bitmap of the whole wallet first: 12.5 of a 14.4 ms single-item deduplication
     -- at 100k memories, 0.45 ms without.
     sizes AS MATERIALIZED (
-      SELECT d.ns, ${scopeSize(sql`${undeletedMemory(q.userId)} AND ${memories.namespace} = d.ns`)} AS n
+      SELECT d.ns, ${scopeSize(sql`${undeletedMemory({ userId: q.userId })} AND ${memories.namespace} = d.ns`)} AS n
       FROM (SELECT DISTINCT ns FROM q) d
     ),
     -- Rows compared exactly: all of a small scope, the backlog of a large one, each read once

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { memories, relations } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { ApiError, notFound } from "../errors";
+import { grantedNamespace } from "../sharing/scope";
 import * as f from "./fields";
 import { type Edge, walkGraph } from "./graph-walk";
 import { assertLive } from "./list";
@@ -40,7 +41,7 @@ export async function createRelation(
   const result = await ctx.db.execute<Record<string, unknown>>(sql`
     WITH ends AS (
       SELECT ${memories.id} AS id FROM ${memories}
-      WHERE ${memories.id} IN (${sourceId}, ${input.target_id}) AND ${liveMemory(ctx.userId)}
+      WHERE ${memories.id} IN (${sourceId}, ${input.target_id}) AND ${liveMemory(ctx)}
     ),
     ins AS (${insert.getSQL()})
     SELECT ARRAY(SELECT id FROM ends) AS found, ins.* FROM (SELECT 1) one LEFT JOIN ins ON true`);
@@ -169,7 +170,7 @@ export async function memoryGraph(
   const [root] = await ctx.db
     .select({ id: memories.id, content: memories.content, importance: memories.importance })
     .from(memories)
-    .where(and(eq(memories.id, rootId), liveMemory(ctx.userId)));
+    .where(and(eq(memories.id, rootId), liveMemory(ctx)));
   if (!root) throw notFound();
 
   const edgesOf = async (frontier: string[]): Promise<Edge[]> =>
@@ -218,6 +219,9 @@ export function liveRelationsOf(ctx: DomainContext, ids: string[], types?: strin
         types && types.length > 0 ? inArray(relations.relationType, types) : undefined,
         isLive(src),
         isLive(dst),
+        // A grantee sees a relation only when both ends are in namespaces it may read.
+        grantedNamespace(ctx, src.namespace),
+        grantedNamespace(ctx, dst.namespace),
       ),
     )
     .orderBy(relations.createdAt, relations.id);

@@ -4,6 +4,7 @@
  */
 import { type AnyColumn, and, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
+import { grantedNamespace, type Scope } from "../sharing/scope";
 
 /** Every public column; never the embedding or the tsvector (large, and internal). */
 export const memoryColumns = {
@@ -25,6 +26,7 @@ export const memoryColumns = {
   updatedAt: memories.updatedAt,
   accessedAt: memories.accessedAt,
   accessCount: memories.accessCount,
+  createdBy: memories.createdBy,
 };
 
 /**
@@ -59,6 +61,7 @@ export const clientMemoryFields = {
   session_id: memories.sessionId,
   agent_id: memories.agentId,
   expires_at: memories.expiresAt,
+  created_by: memories.createdBy,
 };
 
 /**
@@ -113,6 +116,8 @@ export interface MemoryRecord {
   updatedAt: Date;
   accessedAt: Date;
   accessCount: number;
+  /** The wallet that stored it (the owner's, or a grantee's). */
+  createdBy: string;
 }
 
 /**
@@ -147,14 +152,18 @@ export function recordFromRow(row: Record<string, unknown>): MemoryRecord {
  * The caller's memories not soft-deleted, expired or not: what sizes a scope (exact or HNSW
  * search, the indexer's threshold), since an index answers it alone, without reading rows.
  */
-export function undeletedMemory(userId: string): SQL {
-  return and(eq(memories.userId, userId), isNull(memories.deletedAt)) as SQL;
+export function undeletedMemory(scope: Scope): SQL {
+  return and(
+    eq(memories.userId, scope.userId),
+    grantedNamespace(scope),
+    isNull(memories.deletedAt),
+  ) as SQL;
 }
 
-/** The caller's memories that exist for every query: not soft-deleted, not expired. */
-export function liveMemory(userId: string): SQL {
+/** The scope's memories that exist for every query: not soft-deleted, not expired. */
+export function liveMemory(scope: Scope): SQL {
   return and(
-    undeletedMemory(userId),
+    undeletedMemory(scope),
     or(isNull(memories.expiresAt), gt(memories.expiresAt, sql`now()`)),
   ) as SQL;
 }
@@ -192,6 +201,7 @@ export function toMemory(row: MemoryRecord) {
     updated_at: iso(row.updatedAt),
     accessed_at: iso(row.accessedAt),
     access_count: row.accessCount,
+    created_by: row.createdBy,
   };
 }
 
@@ -210,6 +220,7 @@ export interface RawMemoryRow {
   agent_id: string | null;
   created_at: Date | string;
   access_count: number;
+  created_by: string;
 }
 
 /** The fields recall and suggested both answer with, from a raw SQL row. */
@@ -225,6 +236,7 @@ export function rawMemory(row: RawMemoryRow) {
     agent_id: row.agent_id,
     created_at: new Date(row.created_at).toISOString(),
     access_count: Number(row.access_count),
+    created_by: row.created_by,
   };
 }
 

@@ -34,8 +34,11 @@ export const searchQueryString = z
     session_id: z.string().optional(),
     agent_id: z.string().optional(),
     after: z.string().optional(),
+    // A grantee's owner (docs/sharing.md): read by the middleware, declared as on every
+    // route a grantee may call.
+    owner: z.string().optional(),
   })
-  .transform(({ q, query, ...rest }, ctx) => {
+  .transform(({ q, query, owner: _owner, ...rest }, ctx) => {
     const parsed = searchInput.safeParse({ ...rest, query: q ?? query ?? "" });
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) {
@@ -47,7 +50,7 @@ export const searchQueryString = z
 export async function searchMemories(ctx: DomainContext, input: SearchInput) {
   const tsq = sql`websearch_to_tsquery('english', ${input.query})`;
   const conds: SQL[] = [
-    liveMemory(ctx.userId),
+    liveMemory(ctx),
     // The wallet's shard names its partial GIN index (shard.ts).
     inShard(ctx.userId),
     sql`${memories.search} @@ ${tsq}`,

@@ -11,7 +11,7 @@ export async function listNamespaces(ctx: DomainContext, agentId?: string) {
     last_memory_at: Date | string;
   }>(sql`
     SELECT namespace AS name, count(*)::int AS count, max(created_at) AS last_memory_at
-    FROM memories WHERE ${liveMemory(ctx.userId)} ${agent}
+    FROM memories WHERE ${liveMemory(ctx)} ${agent}
     GROUP BY namespace ORDER BY namespace`);
   const namespaces = result.rows.map((r) => ({
     name: r.name,
@@ -33,7 +33,7 @@ type StatsRow = {
 
 export async function memoryStats(ctx: DomainContext, namespace?: string) {
   const ns = namespace === undefined ? sql`` : sql`AND namespace = ${namespace}`;
-  const scope = sql`${liveMemory(ctx.userId)} ${ns}`;
+  const scope = sql`${liveMemory(ctx)} ${ns}`;
   const [totals, byType, byNamespace, rels] = await Promise.all([
     ctx.db.execute<StatsRow>(sql`
       SELECT count(*)::int AS total_memories,

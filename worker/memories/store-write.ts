@@ -19,6 +19,10 @@ import { isLive, type MemoryRecord, memoryColumnList, recordFromRow } from "./ro
 
 export interface StoreWrite {
   userId: string;
+  /** The writer's wallet, lower-case (a grantee's, when it writes through a grant). */
+  createdBy: string;
+  /** The write-grant condition of a grantee's store (sharing/scope.ts); absent: the owner's. */
+  granted?: SQL;
   model: string;
   /** Every draft of the plan (store-plan.ts): new ones are inserted, dirty ones updated. */
   drafts: Draft[];
@@ -66,6 +70,7 @@ export function storeWriteStatement(w: StoreWrite): SQL {
     created.length > 0
       ? insertStatement(
           w.userId,
+          w.createdBy,
           w.model,
           created.map((d) => ({
             id: d.id,
@@ -118,7 +123,7 @@ export function storeWriteStatement(w: StoreWrite): SQL {
       : sql`SELECT ${returning("m")} FROM ${memories} m WHERE false`;
   return sql`
     WITH ${w.seen ? sql`claim AS (${claimVersions(w.userId, namespaces, w.seen)}),` : sql``}
-    go AS MATERIALIZED (SELECT ${claimed} AND ${targets} AS ok),
+    go AS MATERIALIZED (SELECT ${claimed} AND ${targets} AND ${w.granted ?? sql`true`} AS ok),
     ins AS (${insert}),
     upd AS (${update}),
     kept AS (${kept})

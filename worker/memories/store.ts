@@ -18,7 +18,9 @@
  * Two statements after the embedding: the duplicate probe with the namespaces' versions, and
  * one write statement that claims those versions (namespace-version.ts, store-write.ts). At
  * 40 ms from the database that is 2 round trips where BEGIN, lock, probe, insert, COMMIT were
- * 5. When a concurrent store of the same namespace wins the claim, the store runs again in a
+ * 5. A grantee's store (sharing/scope.ts) reads its grants in the probe, to refuse before
+ * writing, and its write statement checks them again, so a grant revoked in between writes
+ * nothing: the next attempt's probe then refuses. When a concurrent store of the same namespace wins the claim, the store runs again in a
  * transaction that locks the namespaces first: the old path, taken only under contention.
  *
  * On a database that serves one client at a time (Env.DATABASE_SERIAL, the embedded one) every
@@ -29,10 +31,12 @@
  * namespace between two of them fails the claim as it would between probe and write.
  */
 import { type SQL, sql } from "drizzle-orm";
+import type { Permission } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import type { DbOrTx } from "../db/client";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
+import { grantedNamespaces, permissionsOf, writeRefusal } from "../sharing/scope";
 import { GRAPH_MIN, indexBacklog } from "./ann";
 import { foldLiveCounts } from "./live-count";
 import { embedJoined, type Nearest } from "./merge";
@@ -72,6 +76,9 @@ export interface StoreOptions {
    */
   withMemories?: boolean;
 }
+
+/** A grantee's permission on each namespace of its batch (absent: no grant there). */
+type Permissions = Record<string, Permission | undefined>;
 
 interface Batch {
   inputs: NewMemory[];
@@ -163,7 +170,14 @@ async function attempt(
   optimistic: boolean,
 ): Promise<Attempt> {
   const probe = () => probeAll(ctx, db, inputs, vectors, hashes);
-  const { nearest, versions } = await (ctx.timings?.measure("dedup", probe) ?? probe());
+  const { nearest, versions, permissions } = await (ctx.timings?.measure("dedup", probe) ??
+    probe());
+  // A grantee writes only where its grant says write; the write statement checks it again.
+  if (permissions) {
+    for (const { namespace } of inputs) {
+      if (permissions[namespace] !== "write") throw writeRefusal(permissions[namespace], namespace);
+    }
+  }
   const plan = planStore(inputs, vectors, hashes, nearest);
   const drafts = [...plan.drafts.values()];
   const tokens = await embedJoined(ctx, drafts);
@@ -172,6 +186,15 @@ async function attempt(
   const result = await db.execute<Record<string, unknown>>(
     storeWriteStatement({
       userId: ctx.userId,
+      createdBy: ctx.wallet.toLowerCase(),
+      ...(ctx.grant
+        ? {
+            granted: grantedNamespaces(
+              ctx,
+              inputs.map((m) => m.namespace),
+            ),
+          }
+        : {}),
       model: ctx.embedder.model,
       drafts,
       unchanged,
@@ -194,14 +217,19 @@ async function probeAll(
   inputs: NewMemory[],
   vectors: number[][],
   hashes: string[],
-): Promise<{ nearest: Nearest[]; versions: Versions }> {
+): Promise<{ nearest: Nearest[]; versions: Versions; permissions?: Permissions }> {
   const namespaces = inputs.map((m) => m.namespace);
   const chunk = ctx.config.DATABASE_SERIAL === "on" ? SERIAL_PROBE_CHUNK : inputs.length;
   const nearest: Nearest[] = [];
   let versions: Versions | undefined;
+  let permissions: Permissions | undefined;
   for (let from = 0; from < inputs.length; from += chunk) {
     const to = from + chunk;
-    const found = await db.execute<{ nearest: Nearest[]; versions: Versions }>(
+    const found = await db.execute<{
+      nearest: Nearest[];
+      versions: Versions;
+      permissions?: Permissions;
+    }>(
       probeStatement(
         ctx,
         namespaces,
@@ -214,8 +242,9 @@ async function probeAll(
     const row = found.rows[0];
     nearest.push(...(row?.nearest ?? []));
     versions ??= row?.versions ?? {};
+    permissions ??= row?.permissions;
   }
-  return { nearest, versions: versions ?? {} };
+  return { nearest, versions: versions ?? {}, ...(permissions ? { permissions } : {}) };
 }
 
 /**
@@ -245,7 +274,9 @@ function probeStatement(
     columns: sql`m.id, m.content, m.tags, m.importance, m.metadata, m.pinned, m.immutable,
       m.expires_at, m.updated_at::text AS updated_at`,
   });
+  const { grant } = ctx;
   return sql`SELECT
     (SELECT coalesce(json_agg(n), '[]') FROM (${nearest}) n) AS nearest,
-    ${readVersions(ctx.userId, batchNamespaces)} AS versions`;
+    ${readVersions(ctx.userId, batchNamespaces)} AS versions
+    ${grant ? sql`, ${permissionsOf({ userId: ctx.userId, grant }, batchNamespaces)} AS permissions` : sql``}`;
 }

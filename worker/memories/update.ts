@@ -7,10 +7,12 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories, memoryHistory } from "../../schema/tables";
 import type { DomainContext } from "../context";
-import { ApiError, immutableConflict, notFound } from "../errors";
+import { ApiError, immutableConflict } from "../errors";
 import { sha256Hex } from "../lib/hash";
+import { grantedNamespace } from "../sharing/scope";
 import * as f from "./fields";
 import { liveMemory, type MemoryJson, memoryColumns, recordFromRow, toMemory } from "./rows";
+import { refusedWrite } from "./write-refusal";
 
 const UPDATABLE = [
   "content",
@@ -134,19 +136,21 @@ export async function updateMemory(
   const result = await ctx.db.execute<Record<string, unknown>>(sql`
     WITH cur AS (
       SELECT ${memories.id} AS id, ${memories.immutable} AS immutable, ${memories.tags} AS tags
-      FROM ${memories} WHERE ${memories.id} = ${id} AND ${liveMemory(ctx.userId)}
+      FROM ${memories} WHERE ${memories.id} = ${id} AND ${liveMemory(ctx)}
+        AND ${patch.namespace === undefined ? sql`true` : grantedNamespace(ctx, sql`${patch.namespace}::text`)}
       FOR UPDATE
     ),
     upd AS (${update.getSQL()}),
     hist AS (
-      INSERT INTO ${memoryHistory} (memory_id, user_id, changes)
-      SELECT upd.id, ${ctx.userId}::uuid, ${JSON.stringify(changes)}::jsonb || ${tagChange}
+      INSERT INTO ${memoryHistory} (memory_id, user_id, changes, created_by)
+      SELECT upd.id, ${ctx.userId}::uuid, ${JSON.stringify(changes)}::jsonb || ${tagChange},
+        ${ctx.wallet.toLowerCase()}::text
       FROM upd
     )
     SELECT (SELECT immutable FROM cur) AS locked, upd.* FROM (SELECT 1) one LEFT JOIN upd ON true`);
   const row = result.rows[0];
   if (row?.locked === true) throw immutableConflict();
-  if (!row?.id) throw notFound();
+  if (!row?.id) throw await refusedWrite(ctx, id, patch.namespace);
   return toMemory(recordFromRow(row));
 }
 

@@ -7,8 +7,9 @@ import { ApiError } from "../errors";
 import { decodePayment, verifyPayer } from "../payment/payload";
 import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
 import { paymentNetwork } from "../payment/settings";
-import { ensureUser } from "../users";
+import { ensureUsers } from "../users";
 import type { AppContext, AppEnv } from "./app-env";
+import { namedOwner } from "./owner";
 
 /**
  * Verifies `x-wallet-auth`, `Authorization: Bearer <session token>` or `SIGN-IN-WITH-X` when
@@ -80,7 +81,9 @@ async function identifyPayer(header: string): Promise<Identification> {
 
 /**
  * Refuses a request without a verified wallet (401 with the reason identify found) and
- * resolves (creating on first sight) the user row every query is scoped by.
+ * resolves (creating on first sight) the user row every query is scoped by: the caller's, or
+ * with `?owner=` the owner's, whose grant every statement then checks (middleware/owner.ts).
+ * Both in one round trip, and none once this isolate knows them.
  */
 export const requireWallet = createMiddleware<AppEnv>(async (c, next) => {
   const identity = c.get("identity");
@@ -92,8 +95,15 @@ export const requireWallet = createMiddleware<AppEnv>(async (c, next) => {
     );
   }
   const { wallet } = identity;
+  const owner = namedOwner(c, wallet);
   const { db } = c.get("services");
-  const userId = await c.get("timings").measure("user", () => ensureUser(db, wallet));
-  c.set("caller", { wallet, userId });
+  const wallets = owner ? [wallet, owner.wallet] : [wallet];
+  const [userId, ownerId] = await c.get("timings").measure("user", () => ensureUsers(db, wallets));
+  c.set(
+    "caller",
+    owner && ownerId
+      ? { wallet, userId: ownerId, grant: { grantee: wallet.toLowerCase(), need: owner.need } }
+      : { wallet, userId: userId as string },
+  );
   await next();
 });

@@ -1,3 +1,4 @@
+import type { Permission } from "../../schema/tables";
 import type { ExtraBucket } from "../meter/limits";
 import type { PriceClass } from "../meter/prices";
 
@@ -19,6 +20,12 @@ export interface OperationMeta {
   units?: PriceUnits;
   /** A rate-limit bucket counted in addition to "all". */
   bucket?: ExtraBucket;
+  /**
+   * What a grantee needs to call it on an owner's memories (`?owner=`, docs/sharing.md):
+   * `read` or `write` of the namespace. Absent: the caller's own memories only (a 403 for
+   * `?owner=` naming another wallet).
+   */
+  shared?: Permission;
 }
 
 /** A price that counts units of the request (operation-meta's `units`). */

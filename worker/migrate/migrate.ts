@@ -130,6 +130,7 @@ export async function migrateFiles(ctx: DomainContext, input: z.output<typeof mi
             embedding: vectors[i],
             embeddingModel: ctx.embedder.model,
             contentHash: hash,
+            createdBy: ctx.wallet.toLowerCase(),
           },
         ];
       });
@@ -169,7 +170,7 @@ async function storedIds(
     .from(memories)
     .where(
       and(
-        liveMemory(ctx.userId),
+        liveMemory(ctx),
         eq(memories.namespace, namespace),
         // One array parameter, where inArray would bind one per hash (65,535 at most).
         sql`${memories.contentHash} = ANY(${sql.param(items.map((p) => p.hash))}::text[])`,

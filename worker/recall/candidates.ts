@@ -15,6 +15,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { EXACT_SCAN_MAX, efSearchCap, scopeSize } from "../memories/ann";
 import { countedLive } from "../memories/live-count";
+import { type GrantUse, grantedNamespace } from "../sharing/scope";
 import { approximateCandidates, keywordCandidateQuery, keywordLexemes } from "./approximate";
 import { scoreSql } from "./scoring";
 
@@ -52,14 +53,17 @@ export type CandidateRow = ScopeSizes & {
   session_id: string | null;
   agent_id: string | null;
   immutable: boolean;
+  created_by: string;
 };
 
 /** Rows ranked beyond the requested limit, so the exact re-sort in scoreMemory has slack. */
 export const SCORE_SLACK = 10;
 
 export interface RecallStatementInput {
-  /** The caller, whose HNSW shard the vector candidates come from. */
+  /** The owner, whose HNSW shard the vector candidates come from. */
   userId: string;
+  /** A grantee's grant: `where` holds it; the relation counts' other ends must too. */
+  grant?: GrantUse;
   where: SQL;
   /**
    * The scope that picks the path (filterConditions' `undeleted` rows), counted by the
@@ -101,6 +105,7 @@ export interface RecallStatementInput {
 /** The candidate-and-score query of recall (exported for EXPLAIN in benchmarks). */
 export function recallStatement({
   userId,
+  grant,
   where,
   sizeWhere,
   exact,
@@ -208,6 +213,7 @@ export function recallStatement({
       ) e
       JOIN memories o ON o.id = e.other
       WHERE o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
+        AND ${grantedNamespace({ userId, ...(grant ? { grant } : {}) }, sql.raw("o.namespace"))}
       GROUP BY e.id
     ),
     -- Inverse document frequency of each query's lexemes among the scored memories (the whole
@@ -254,7 +260,7 @@ export function recallStatement({
     SELECT size.n AS scope_n, size.wallet AS scope_wallet, size.cap AS scope_cap, r.*
     FROM size LEFT JOIN (
       SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id,
-        m.immutable
+        m.immutable, m.created_by
       FROM top JOIN memories m ON m.id = top.id
     ) r ON true`;
 }

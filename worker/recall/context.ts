@@ -130,7 +130,7 @@ export async function buildContext(ctx: DomainContext, input: ContextInput) {
     const rows = await ctx.db
       .select({ ...summaryColumns, metadata: memories.metadata, pinned: memories.pinned })
       .from(memories)
-      .where(and(...filterConditions(ctx.userId, filters)))
+      .where(and(...filterConditions(ctx, filters)))
       .orderBy(desc(memories.pinned), desc(memories.importance), desc(memories.createdAt))
       .limit(maxMemories);
     candidates = rows.map((r) => ({

@@ -62,8 +62,8 @@ export async function rankMemories(
   limit: number,
   minSimilarity = 0,
 ): Promise<{ memories: RecalledMemory[]; queryTokens: number }> {
-  const where = and(...filterConditions(ctx.userId, filters)) as SQL;
-  const sizeWhere = and(...filterConditions(ctx.userId, filters, "undeleted")) as SQL;
+  const where = and(...filterConditions(ctx, filters)) as SQL;
+  const sizeWhere = and(...filterConditions(ctx, filters, "undeleted")) as SQL;
   // A question joining names is ranked once per name as well (sub-queries.ts). Embedded apart
   // from the query, in parallel, so that query_tokens stays the query's own count.
   const subs = subQueries(query);
@@ -86,12 +86,13 @@ export async function rankMemories(
   // Postgres ranks the candidates with the same formula (scoreSql) and returns the best few;
   // they are scored again here, exactly, for the response.
   const now = Date.now();
-  const key = `${ctx.userId}:${JSON.stringify(filters)}`;
+  const key = `${ctx.userId}:${ctx.grant?.grantee ?? ""}:${JSON.stringify(filters)}`;
   const run = async (sizes: ScopeSizes | undefined) => {
     const exact = !sizes || isExactScope(Number(sizes.scope_n));
     const common = exact ? [] : await commonLexemes(ctx.db);
     const statement = recallStatement({
       userId: ctx.userId,
+      ...(ctx.grant ? { grant: ctx.grant } : {}),
       where,
       sizeWhere,
       exact,

@@ -18,6 +18,7 @@ import type { DomainContext } from "../context";
 import * as f from "../memories/fields";
 import { filterConditions } from "../memories/list";
 import { rawMemory } from "../memories/rows";
+import { grantedNamespace } from "../sharing/scope";
 import { HALF_LIFE_DAYS } from "./scoring";
 
 export const CATEGORIES = ["stale", "fresh", "hot", "decaying"] as const;
@@ -48,6 +49,7 @@ type Row = {
   namespace: string;
   session_id: string | null;
   agent_id: string | null;
+  created_by: string;
   created_at: Date | string;
   accessed_at: Date | string;
   access_count: number;
@@ -58,7 +60,7 @@ type Row = {
 
 export async function suggest(ctx: DomainContext, q: z.output<typeof suggestedQuery>) {
   const where = sql.join(
-    filterConditions(ctx.userId, {
+    filterConditions(ctx, {
       namespace: q.namespace,
       session_id: q.session_id,
       agent_id: q.agent_id,
@@ -74,13 +76,14 @@ export async function suggest(ctx: DomainContext, q: z.output<typeof suggestedQu
   const base = sql`
     WITH m AS (
       SELECT id, content, metadata, tags, importance, memory_type, namespace, session_id, agent_id,
-        created_at, accessed_at, access_count, pinned,
+        created_at, accessed_at, access_count, pinned, created_by,
         extract(epoch FROM now() - accessed_at) / 86400.0 AS idle_days,
         extract(epoch FROM now() - created_at) / 86400.0 AS age_days,
         (SELECT count(*) FROM relations rl
           JOIN memories o ON o.id = CASE WHEN rl.source_id = memories.id THEN rl.target_id ELSE rl.source_id END
           WHERE (rl.source_id = memories.id OR rl.target_id = memories.id)
-            AND o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())) AS relation_count,
+            AND o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
+            AND ${grantedNamespace(ctx, sql.raw("o.namespace"))}) AS relation_count,
         ${halfLife} AS half_life
       FROM memories WHERE ${where}
     ),

@@ -11,6 +11,7 @@ import { PRICES } from "../meter/prices";
 import { type AppContext, type AppEnv, domain } from "../middleware/app-env";
 import { charged } from "../middleware/charge";
 import type { OperationMeta } from "../middleware/operation-meta";
+import { OwnerQuery } from "../sharing/owner-param";
 import { ERRORS, paidConflict } from "./schemas/error";
 import { Uuid } from "./schemas/memory";
 import { IdParam } from "./schemas/params";
@@ -53,11 +54,14 @@ export function operation<const R extends RouteConfig & { operationId: string }>
   config: R & OperationSpec,
   handler: OperationHandler<R>,
 ): Operation {
-  const { auth, price, units, bucket, aliases = [], ...route } = config;
+  const { auth, price, units, bucket, shared, aliases = [], ...config0 } = config;
+  // A grantee names the owner with `?owner=` on every operation it may call (docs/sharing.md).
+  const route = shared ? { ...config0, request: withOwnerParam(config0.request) } : config0;
   const hasInput = Boolean(route.request?.params || route.request?.query || route.request?.body);
   const responses: RouteConfig["responses"] = {
     ...route.responses,
-    ...(auth === "wallet" ? { 401: ERRORS[401], 503: ERRORS[503] } : {}),
+    // 403: `?owner=` on an operation no grant opens, or a write through a read-only grant.
+    ...(auth === "wallet" ? { 401: ERRORS[401], 403: ERRORS[403], 503: ERRORS[503] } : {}),
     ...(price
       ? {
           402: ERRORS[402],
@@ -67,6 +71,8 @@ export function operation<const R extends RouteConfig & { operationId: string }>
       : {}),
     ...(route.request?.body ? { 413: ERRORS[413] } : {}),
     ...(hasInput ? { 422: ERRORS[422] } : {}),
+    // Through `owner`, a write where no grant reaches is the 404 of a missing memory.
+    ...(shared === "write" ? { 404: ERRORS[404] } : {}),
     429: ERRORS[429],
   };
   const declared: RouteConfig = {
@@ -90,6 +96,7 @@ export function operation<const R extends RouteConfig & { operationId: string }>
     ...(price ? { "x-price-usd": PRICES[price].usd } : {}),
     ...(units ? { "x-price-per": units.per } : {}),
     ...(bucket ? { "x-rate-limit-bucket": bucket } : {}),
+    ...(shared ? { "x-shared": shared } : {}),
   };
   const aliasRoutes = aliases.map((a) => ({
     ...declared,
@@ -107,6 +114,7 @@ export function operation<const R extends RouteConfig & { operationId: string }>
     price,
     units,
     bucket,
+    ...(shared ? { shared } : {}),
     routes: [createRoute(declared), ...aliasRoutes.map((r) => createRoute(r))],
     // A paid operation's handler runs behind its charge point: after validation, before any
     // paid work (middleware/charge.ts).
@@ -115,11 +123,27 @@ export function operation<const R extends RouteConfig & { operationId: string }>
 }
 
 /**
+ * A request with the `owner` query parameter added: to its query object, or as its query. A
+ * query that is not a plain object (a transform) declares `owner` itself.
+ */
+function withOwnerParam(request: RouteConfig["request"]): RouteConfig["request"] {
+  const query = request?.query;
+  if (!query) return { ...request, query: OwnerQuery };
+  return query instanceof z.ZodObject ? { ...request, query: query.merge(OwnerQuery) } : request;
+}
+
+/**
  * Declares a wallet's GET of one of its things by id (`{id}` in `path`): 200 with what `read`
  * finds, or the 404 `read` throws when the wallet has no such thing (another's included).
  */
 export function getByIdOperation(
-  spec: { path: string; operationId: string; tags: string[]; summary: string },
+  spec: {
+    path: string;
+    operationId: string;
+    tags: string[];
+    summary: string;
+    shared?: OperationMeta["shared"];
+  },
   found: ReturnType<typeof json>,
   read: (ctx: DomainContext, id: string) => Promise<object>,
 ): Operation {
@@ -140,7 +164,14 @@ export function getByIdOperation(
  * or throws the 404 (or the `conflict` 409) that stops it; the answer is `{ [done]: true, id }`.
  */
 export function actOnIdOperation(
-  spec: { method: Method; path: string; operationId: string; tags: string[]; summary: string },
+  spec: {
+    method: Method;
+    path: string;
+    operationId: string;
+    tags: string[];
+    summary: string;
+    shared?: OperationMeta["shared"];
+  },
   answer: { done: string; description: string; conflict?: boolean },
   act: (ctx: DomainContext, id: string) => Promise<unknown>,
 ): Operation {

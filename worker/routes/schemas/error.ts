@@ -38,6 +38,9 @@ export const ERRORS = {
         .openapi({ description: "base64 of the x402 v2 PaymentRequired object" }),
     },
   ),
+  403: errorResponse(
+    "With `owner`: the grant on the namespace is read-only, or no grant opens this operation",
+  ),
   404: errorResponse("Not found, deleted, expired, or another wallet's"),
   409: errorResponse("The memory is immutable"),
   413: errorResponse("Request body over 8 MiB"),

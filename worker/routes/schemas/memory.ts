@@ -12,6 +12,12 @@ export const Timestamp = z.string().openapi({ format: "date-time" });
 export const MemoryTypeName = z.enum(MEMORY_TYPES);
 export const Metadata = z.record(z.string(), z.unknown());
 
+/** Provenance (docs/sharing.md): the owner's wallet, or the grantee's that wrote it. */
+export const CreatedBy = z.string().openapi({
+  description: "The wallet that wrote it: the owner, or a wallet writing through a grant",
+  example: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+});
+
 /** The full memory object (GET /v1/memories/:id, list, PATCH, store's `memory`). */
 export const Memory = z
   .object({
@@ -33,6 +39,7 @@ export const Memory = z
     updated_at: Timestamp,
     accessed_at: Timestamp,
     access_count: z.number().int(),
+    created_by: CreatedBy,
   })
   .openapi("Memory");
 
@@ -57,6 +64,7 @@ export const ShortMemory = Memory.pick({
   metadata: true,
   pinned: true,
   immutable: true,
+  created_by: true,
 }).extend({
   session_id: z.string().optional().openapi({ description: "Only when set" }),
   agent_id: z.string().optional().openapi({ description: "Only when set" }),

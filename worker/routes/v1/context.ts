@@ -20,6 +20,7 @@ export const contextOp = operation(
     method: "post",
     path: "/v1/context",
     operationId: "buildContext",
+    shared: "read",
     tags: ["recall"],
     summary: "A ready context block for a prompt, within max_tokens",
     auth: "wallet",

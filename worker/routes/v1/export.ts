@@ -9,6 +9,7 @@ export const exportOp = operation(
     method: "get",
     path: "/v1/export",
     operationId: "exportMemories",
+    shared: "read",
     tags: ["import and export"],
     summary: "Export memories as JSON objects, or as CSV or Markdown text",
     auth: "wallet",

@@ -8,6 +8,7 @@ import { contextOp } from "./context";
 import { exportOp } from "./export";
 import { freeTierInfoOp } from "./free-tier/info";
 import { freeTierStatusOp } from "./free-tier/status";
+import { grantOp, listGrantsOp, receivedGrantsOp, revokeGrantOp } from "./grants";
 import { importOp } from "./import";
 import { ingestOp } from "./ingest";
 import { getJobOp } from "./jobs/get";
@@ -52,6 +53,11 @@ export const V1_OPERATIONS: Operation[] = [
   statsOp,
   tagsOp,
   getJobOp,
+  // sharing (docs/sharing.md)
+  grantOp,
+  listGrantsOp,
+  revokeGrantOp,
+  receivedGrantsOp,
   // /v1/memories/<word> before /v1/memories/{id}
   listMemoriesOp,
   countMemoriesOp,

@@ -5,7 +5,7 @@ import { recordAccess } from "../../recall/access";
 import { recall } from "../../recall/recall";
 import { recallInput } from "../../recall/request";
 import { json, operation } from "../operation";
-import { MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";
+import { CreatedBy, MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";
 import { RelationTypeName } from "../schemas/relation";
 
 const Signals = z.object({
@@ -33,6 +33,7 @@ const RecalledMemory = z.object({
   created_at: Timestamp,
   access_count: z.number().int(),
   pinned: z.boolean(),
+  created_by: CreatedBy,
   immutable: z.boolean().openapi({ description: "Beside the spec's fields, for the public SDKs" }),
   relations: z
     .array(
@@ -54,6 +55,7 @@ export const recallOp = operation(
     method: "post",
     path: "/v1/recall",
     operationId: "recall",
+    shared: "read",
     tags: ["recall"],
     summary: "Recall memories by meaning, ranked by the hybrid score",
     auth: "wallet",

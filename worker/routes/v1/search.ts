@@ -8,6 +8,7 @@ export const searchOp = operation(
     method: "post",
     path: "/v1/search",
     operationId: "search",
+    shared: "read",
     tags: ["search"],
     summary: "Full-text keyword search, no embedding cost",
     auth: "wallet",

@@ -10,6 +10,7 @@ export const storeOp = operation(
     method: "post",
     path: "/v1/store",
     operationId: "storeMemory",
+    shared: "write",
     tags: ["memories"],
     summary: "Store one memory (merged into an existing one at cosine ≥ 0.95 when no fact is lost)",
     auth: "wallet",

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { domain } from "../../middleware/app-env";
 import { CATEGORIES, suggest, suggestedQuery } from "../../recall/suggested";
 import { json, operation } from "../operation";
-import { MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";
+import { CreatedBy, MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";
 
 const Suggestion = z.object({
   id: Uuid,
@@ -17,6 +17,7 @@ const Suggestion = z.object({
   accessed_at: Timestamp,
   access_count: z.number().int(),
   relation_count: z.number().int(),
+  created_by: CreatedBy,
   category: z.enum(CATEGORIES),
   review_score: z.number(),
 });
@@ -26,6 +27,7 @@ export const suggestedOp = operation(
     method: "get",
     path: "/v1/suggested",
     operationId: "suggested",
+    shared: "read",
     tags: ["recall"],
     summary: "Memories worth a look: stale, fresh, hot or decaying",
     auth: "wallet",

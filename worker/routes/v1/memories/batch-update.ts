@@ -27,6 +27,7 @@ export const batchUpdateOp = operation(
     method: "patch",
     path: "/v1/memories/batch",
     operationId: "batchUpdateMemories",
+    shared: "write",
     tags: ["memories"],
     summary: "Update up to 100 memories; each item succeeds or fails alone",
     auth: "wallet",

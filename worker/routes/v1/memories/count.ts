@@ -8,6 +8,7 @@ export const countMemoriesOp = operation(
     method: "get",
     path: "/v1/memories/count",
     operationId: "countMemories",
+    shared: "read",
     tags: ["memories"],
     summary: "How many memories match the list filters",
     auth: "wallet",

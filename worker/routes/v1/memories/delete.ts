@@ -6,6 +6,7 @@ export const deleteMemoryOp = actOnIdOperation(
     method: "delete",
     path: "/v1/memories/{id}",
     operationId: "deleteMemory",
+    shared: "write",
     tags: ["memories"],
     summary: "Soft-delete one memory",
   },

@@ -6,6 +6,7 @@ export const getMemoryOp = getByIdOperation(
   {
     path: "/v1/memories/{id}",
     operationId: "getMemory",
+    shared: "read",
     tags: ["memories"],
     summary: "One memory",
   },

@@ -14,6 +14,7 @@ export const graphOp = operation(
     method: "get",
     path: "/v1/memories/{id}/graph",
     operationId: "memoryGraph",
+    shared: "read",
     tags: ["relations"],
     summary: "Walk the relation graph from a memory (breadth first)",
     description:

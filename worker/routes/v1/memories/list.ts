@@ -9,6 +9,7 @@ export const listMemoriesOp = operation(
     method: "get",
     path: "/v1/memories",
     operationId: "listMemories",
+    shared: "read",
     tags: ["memories"],
     summary: "A page of memories, newest first, with filters",
     description:

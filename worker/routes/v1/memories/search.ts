@@ -9,6 +9,7 @@ export const searchMemoriesGetOp = operation(
     method: "get",
     path: "/v1/memories/search",
     operationId: "searchMemoriesGet",
+    shared: "read",
     tags: ["search"],
     summary: "Full-text keyword search (query-string form)",
     auth: "wallet",

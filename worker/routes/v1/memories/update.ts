@@ -10,6 +10,7 @@ export const updateMemoryOp = operation(
     method: "patch",
     path: "/v1/memories/{id}",
     operationId: "updateMemory",
+    shared: "write",
     tags: ["memories"],
     summary: "Change a memory's fields (new content is re-embedded; a history entry is written)",
     auth: "wallet",

@@ -18,6 +18,7 @@ export const storeBatchOp = operation(
     method: "post",
     path: "/v1/store/batch",
     operationId: "storeMemories",
+    shared: "write",
     tags: ["memories"],
     summary: "Store up to 100 memories at once, all or nothing",
     auth: "wallet",

@@ -1,0 +1,35 @@
+/** Sharing tests' helpers: grants, and a path that names the owner (docs/sharing.md). */
+import { expect } from "vitest";
+import type { Json, Wallet } from "../../helpers";
+
+/** `path` with `?owner=` naming `owner` (an address, or a wallet). */
+export function as(path: string, owner: { address: string } | string): string {
+  const address = typeof owner === "string" ? owner : owner.address;
+  return `${path}${path.includes("?") ? "&" : "?"}owner=${address}`;
+}
+
+/** `owner` grants `grantee` `permission` on `namespace` (201 new, 200 changed). */
+export async function grant(
+  owner: Wallet,
+  grantee: Wallet,
+  namespace: string,
+  permission: "read" | "write",
+): Promise<Json> {
+  const res = await owner.post("/v1/grants", { grantee: grantee.address, namespace, permission });
+  expect([200, 201], JSON.stringify(res.body)).toContain(res.status);
+  return res.body;
+}
+
+export async function revoke(owner: Wallet, grantee: Wallet, namespace: string): Promise<void> {
+  const res = await owner.del(`/v1/grants?grantee=${grantee.address}&namespace=${namespace}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** A body without what differs between two equal answers: request ids and clock times. */
+export function comparable(body: Json): Json {
+  return JSON.parse(
+    JSON.stringify(body, (key, value) =>
+      key === "request_id" || key === "reset_at" ? undefined : value,
+    ),
+  );
+}
