@@ -1,9 +1,9 @@
+import type { Permission } from "../schema/tables";
 import type { Db } from "./db/client";
 import type { Embedder } from "./embed/embedder";
 import type { Config } from "./env";
 import type { LlmProvider } from "./language-model";
 import type { Timings } from "./lib/timing";
-import type { GrantUse } from "./sharing/scope";
 
 /**
  * What every domain function receives: the database, the embedder, the language model and
@@ -40,6 +40,13 @@ export type Identification =
   | { status: "wallet"; wallet: string }
   | { status: "invalid"; reason: string }
   | { status: "anonymous" };
+
+/** A grant being used: the caller (the grantee) and what the operation needs of it. */
+export interface GrantUse {
+  /** The caller's wallet, lower-case, as memory_grants.grantee holds it. */
+  grantee: string;
+  need: Permission;
+}
 
 /**
  * Who calls, and whose memories the call works on. `wallet` is the caller's (it pays, it is

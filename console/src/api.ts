@@ -3,6 +3,7 @@
  * token as `Authorization: Bearer` like any other client. Every failure becomes an ApiError
  * that carries the API's code, message and request id, so the UI can show all three.
  */
+import { isShareable } from "./shareable";
 
 export interface Memory {
   id: string;
@@ -23,6 +24,8 @@ export interface Memory {
   accessed_at: string | null;
   access_count: number;
   embedding_model?: string | null;
+  /** The wallet that stored it: the owner, or a wallet writing through a grant. */
+  created_by: string;
 }
 
 export interface MemoryPage {
@@ -42,6 +45,7 @@ export interface RecalledMemory {
   pinned: boolean;
   access_count: number;
   created_at: string;
+  created_by: string;
   metadata: Record<string, unknown>;
   _signals: Record<string, number>;
 }
@@ -54,6 +58,7 @@ export interface SearchHit {
   namespace: string;
   tags: string[];
   created_at: string;
+  created_by: string;
 }
 
 export interface HistoryEntry {
@@ -61,6 +66,20 @@ export interface HistoryEntry {
   memory_id: string;
   changes: Record<string, unknown>;
   created_at: string;
+  /** The wallet that made the change. */
+  created_by: string;
+}
+
+export type Permission = "read" | "write";
+
+/** A namespace an owner shared with a grantee (POST/GET /v1/grants, GET /v1/grants/received). */
+export interface Grant {
+  owner: string;
+  grantee: string;
+  namespace: string;
+  permission: Permission;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface RelationListItem {
@@ -179,6 +198,12 @@ export interface ApiOptions {
   token: () => string | null;
   /** Called when the API refuses the token (expired or from another deployment). */
   onUnauthorized?: (error: ApiError) => void;
+  /**
+   * The wallet whose shared namespace the console shows, or null for the caller's own
+   * memories. Only the operations a grant opens get it (shareable.ts); every other call
+   * (grants, free tier, jobs) is the caller's own whatever is shown.
+   */
+  owner?: () => string | null;
 }
 
 export class Api {
@@ -194,9 +219,11 @@ export class Api {
     const token = init.anonymous ? null : this.options.token();
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers["content-type"] = "application/json";
+    const owner = init.anonymous ? null : (this.options.owner?.() ?? null);
+    const url = owner && isShareable(method, path) ? withOwner(path, owner) : path;
     let res: Response;
     try {
-      res = await fetch(path, {
+      res = await fetch(url, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -233,6 +260,11 @@ export class Api {
   delete<T>(path: string): Promise<T> {
     return this.call<T>("DELETE", path);
   }
+}
+
+/** `path` with `?owner=` (or `&owner=` after its own query). */
+function withOwner(path: string, owner: string): string {
+  return `${path}${path.includes("?") ? "&" : "?"}owner=${encodeURIComponent(owner)}`;
 }
 
 /** The path of one memory's sub-resource, with its id escaped. */

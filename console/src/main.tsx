@@ -1,6 +1,7 @@
 /**
  * The web console: a wallet's memories seen through the public API. Signed out it shows the
- * sign-in screen; signed in, the screens below, one per hash route (router.ts).
+ * sign-in screen; signed in, the screens below, one per hash route (router.ts), on the
+ * wallet's own memories or on a namespace another wallet shared with it (shared.ts).
  */
 // The stylesheets, in cascade order (later files may override earlier ones).
 import "./styles/base.css";
@@ -13,13 +14,16 @@ import { type ComponentChildren, render } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Api, type ApiError } from "./api";
 import { type ConsoleConfig, loadConfig } from "./config";
-import { href, type Route, useRoute } from "./router";
+import { href, navigate, type Route, useRoute } from "./router";
 import { clearSession, loadSession, type Session, saveSession } from "./session";
+import { loadShared, type SharedNamespace, saveShared } from "./shared";
+import { Wallet } from "./ui";
 import { GraphView } from "./views/graph";
 import { InsightsView } from "./views/insights";
 import { initialFilters, type ListFilters, MemoriesView } from "./views/memories";
 import { MemoryView } from "./views/memory";
 import { QueryView } from "./views/query";
+import { SharingView } from "./views/sharing";
 import { SignInView } from "./views/sign-in";
 import { TransferView } from "./views/transfer";
 
@@ -29,6 +33,7 @@ const NAV: Array<{ route: Route; label: string }> = [
   { route: { view: "graph", id: null }, label: "Graph" },
   { route: { view: "insights" }, label: "Insights" },
   { route: { view: "transfer" }, label: "Import & export" },
+  { route: { view: "sharing" }, label: "Sharing" },
 ];
 
 const TITLES: Record<Route["view"], string> = {
@@ -38,6 +43,7 @@ const TITLES: Record<Route["view"], string> = {
   graph: "Relation graph",
   insights: "Insights",
   transfer: "Import & export",
+  sharing: "Sharing",
 };
 
 const METHOD_LABEL: Record<Session["method"], string> = {
@@ -51,17 +57,22 @@ function App() {
   const [config, setConfig] = useState<ConsoleConfig | null>(null);
   const [signedOutReason, setSignedOutReason] = useState<ApiError | null>(null);
   const [filters, setFilters] = useState<ListFilters>(initialFilters);
+  const [shared, setShared] = useState<SharedNamespace | null>(() => loadShared());
   const route = useRoute();
   const sessionRef = useRef(session);
   sessionRef.current = session;
+  const sharedRef = useRef(shared);
+  sharedRef.current = shared;
 
   const api = useMemo(
     () =>
       new Api({
         token: () => sessionRef.current?.token ?? null,
+        owner: () => sharedRef.current?.owner ?? null,
         onUnauthorized: (error) => {
           clearSession();
           setSession(null);
+          setShared(null);
           // Requests in flight fail alike: the first one's reason is the one to show.
           setSignedOutReason((earlier) => earlier ?? error);
         },
@@ -88,7 +99,15 @@ function App() {
   const signOut = () => {
     clearSession();
     setSession(null);
+    setShared(null);
     setFilters(initialFilters);
+  };
+  /** Shows a shared namespace (or, with null, the wallet's own memories again) from its list. */
+  const show = (next: SharedNamespace | null) => {
+    saveShared(next);
+    setShared(next);
+    setFilters(initialFilters);
+    navigate({ view: "memories" });
   };
 
   if (!session) {
@@ -129,8 +148,18 @@ function App() {
           ))}
         </ul>
       </nav>
+      {shared && <SharedBanner shared={shared} onLeave={() => show(null)} />}
       <main id="main">
-        <Screen route={route} api={api} filters={filters} setFilters={setFilters} />
+        {/* A new owner or namespace starts every screen afresh: nothing of the last one stays. */}
+        <Screen
+          key={shared ? `${shared.owner}/${shared.namespace}` : "own"}
+          route={route}
+          api={api}
+          shared={shared}
+          onShow={show}
+          filters={filters}
+          setFilters={setFilters}
+        />
       </main>
     </>
   );
@@ -144,24 +173,52 @@ function sameView(a: Route, b: Route): boolean {
 function Screen(props: {
   route: Route;
   api: Api;
+  shared: SharedNamespace | null;
+  onShow: (shared: SharedNamespace | null) => void;
   filters: ListFilters;
   setFilters: (f: ListFilters) => void;
 }) {
-  const { route, api } = props;
+  const { route, api, shared } = props;
   switch (route.view) {
     case "memories":
-      return <MemoriesView api={api} filters={props.filters} setFilters={props.setFilters} />;
+      return (
+        <MemoriesView
+          api={api}
+          shared={shared}
+          filters={props.filters}
+          setFilters={props.setFilters}
+        />
+      );
     case "memory":
-      return <MemoryView key={route.id} api={api} id={route.id} />;
+      return <MemoryView key={route.id} api={api} shared={shared} id={route.id} />;
     case "query":
-      return <QueryView api={api} />;
+      return <QueryView api={api} shared={shared} />;
     case "graph":
-      return <GraphView key={route.id ?? ""} api={api} id={route.id} />;
+      return <GraphView key={route.id ?? ""} api={api} shared={shared} id={route.id} />;
     case "insights":
-      return <InsightsView api={api} />;
+      return <InsightsView api={api} shared={shared} />;
     case "transfer":
-      return <TransferView api={api} />;
+      return <TransferView api={api} shared={shared} />;
+    case "sharing":
+      return <SharingView api={api} shared={shared} onShow={props.onShow} />;
   }
+}
+
+/** On every screen while a shared namespace is shown: whose it is, and the way back. */
+function SharedBanner(props: { shared: SharedNamespace; onLeave: () => void }) {
+  const { owner, namespace, permission } = props.shared;
+  return (
+    <section class="shared-banner" aria-label="Shared namespace" data-testid="shared-banner">
+      <p>
+        Showing namespace <strong>{namespace}</strong>, shared with you by{" "}
+        <Wallet address={owner} /> ({permission === "write" ? "read and write" : "read only"}).
+        Screens and actions only its owner may use are hidden.
+      </p>
+      <button type="button" class="secondary" onClick={props.onLeave}>
+        Back to my memories
+      </button>
+    </section>
+  );
 }
 
 function skipToContent() {

@@ -1,6 +1,7 @@
 /**
  * Hash routes, so every screen has an address (back button, bookmarks) while the Worker only
- * ever serves `/`: #/memories, #/memory/<id>, #/query, #/graph/<id>, #/insights, #/transfer.
+ * ever serves `/`: #/memories, #/memory/<id>, #/query, #/graph/<id>, #/insights, #/transfer,
+ * #/sharing.
  */
 import { useEffect, useState } from "preact/hooks";
 
@@ -10,7 +11,8 @@ export type Route =
   | { view: "query" }
   | { view: "graph"; id: string | null }
   | { view: "insights" }
-  | { view: "transfer" };
+  | { view: "transfer" }
+  | { view: "sharing" };
 
 export function parseRoute(hash: string): Route {
   const [, view = "", id = ""] = hash.replace(/^#/, "").split("/");
@@ -26,6 +28,8 @@ export function parseRoute(hash: string): Route {
       return { view: "insights" };
     case "transfer":
       return { view: "transfer" };
+    case "sharing":
+      return { view: "sharing" };
     default:
       return { view: "memories" };
   }

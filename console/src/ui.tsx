@@ -1,4 +1,4 @@
-/** Small shared pieces: error notices, loading and action state, dates, tags. */
+/** Small shared pieces: error notices, loading and action state, dates, wallets, tags. */
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { ApiError } from "./api";
@@ -140,6 +140,17 @@ export function DateTime({ iso }: { iso: string | null | undefined }) {
     <time dateTime={iso} title={iso}>
       {text}
     </time>
+  );
+}
+
+/** A wallet address as 0x1234…abcd; the whole address on hover and for machines. */
+export function Wallet({ address }: { address: string | null | undefined }) {
+  if (!address) return <span class="muted">unknown</span>;
+  const short = address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
+  return (
+    <code class="wallet" title={address}>
+      {short}
+    </code>
   );
 }
 

@@ -13,9 +13,10 @@
  * before the statement was two (40-300 ms at production's distances).
  */
 import { type SQL, sql } from "drizzle-orm";
+import type { GrantUse } from "../context";
 import { EXACT_SCAN_MAX, efSearchCap, scopeSize } from "../memories/ann";
 import { countedLive } from "../memories/live-count";
-import { type GrantUse, grantedNamespace } from "../sharing/scope";
+import { grantedNamespace } from "../sharing/scope";
 import { approximateCandidates, keywordCandidateQuery, keywordLexemes } from "./approximate";
 import { scoreSql } from "./scoring";
 

@@ -8,14 +8,8 @@
  */
 import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 import { memories, memoryGrants, type Permission } from "../../schema/tables";
+import type { GrantUse } from "../context";
 import { ApiError, notFound } from "../errors";
-
-/** A grant being used: the caller (the grantee) and what the operation needs of it. */
-export interface GrantUse {
-  /** The caller's wallet, lower-case, as memory_grants.grantee holds it. */
-  grantee: string;
-  need: Permission;
-}
 
 /** The memories a statement may touch: one user's, through a grant when `grant` is set. */
 export interface Scope {

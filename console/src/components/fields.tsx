@@ -52,6 +52,8 @@ export function TextField(
     step?: number;
     required?: boolean;
     spellcheck?: boolean;
+    /** Shown but fixed, e.g. the namespace of a shared namespace being shown. */
+    readOnly?: boolean;
     /** The id of a <datalist>, passed as children, that suggests values. */
     list?: string;
     /** After the input, inside the wrapper (a datalist). */

@@ -3,6 +3,7 @@ import { type Api, type Graph, memoryPath, RELATION_TYPES, type RelationListItem
 import { Checkbox, SelectField, TextField, useField } from "../components/fields";
 import { Actions, Form, Submit } from "../components/forms";
 import { href, navigate } from "../router";
+import type { SharedNamespace } from "../shared";
 import { ErrorNotice, excerpt, num, Status, useTask } from "../ui";
 import { EDGE_COLOURS, GraphCanvas, type GraphData, type GraphNodeView } from "./graph-canvas";
 
@@ -72,12 +73,14 @@ declare global {
   }
 }
 
-export function GraphView({ api, id }: { api: Api; id: string | null }) {
+export function GraphView(props: { api: Api; shared: SharedNamespace | null; id: string | null }) {
+  const { api, shared, id } = props;
   const rootId = useField(id ?? "");
   const depth = useField("2");
   const limit = useField("50");
   const [types, setTypes] = useState<string[]>([]);
-  const [merged, setMerged] = useState(true);
+  // Merged memories are found through the relations list, which only the owner may read.
+  const [merged, setMerged] = useState(shared === null);
   const [data, setData] = useState<GraphData | null>(null);
   const [status, setStatus] = useState("");
   const task = useTask();
@@ -145,9 +148,11 @@ export function GraphView({ api, id }: { api: Api; id: string | null }) {
             </Checkbox>
           ))}
         </fieldset>
-        <Checkbox checked={merged} onChecked={setMerged}>
-          Show memories merged away by consolidation (supersedes)
-        </Checkbox>
+        {!shared && (
+          <Checkbox checked={merged} onChecked={setMerged}>
+            Show memories merged away by consolidation (supersedes)
+          </Checkbox>
+        )}
         <Actions>
           <Submit busy={task.busy} busyText="Loading…">
             Show graph

@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import type { Api } from "../api";
 import { DataTable, DetailList, IfAny, WhenLoaded } from "../components/lists";
 import { href } from "../router";
+import type { SharedNamespace } from "../shared";
 import { DateTime, excerpt, num, useLoad } from "../ui";
 import { Jobs } from "./insights-jobs";
 
@@ -51,18 +52,26 @@ const CATEGORIES: Array<{ name: string; meaning: string }> = [
   { name: "fresh", meaning: "stored in the last 7 days, never recalled" },
 ];
 
-export function InsightsView({ api }: { api: Api }) {
+/**
+ * The wallet's insights. In a shared namespace: the suggestions of that namespace and the
+ * wallet's own free tier (which its calls there use); statistics, namespaces and jobs are the
+ * owner's alone and not shown.
+ */
+export function InsightsView({ api, shared }: { api: Api; shared: SharedNamespace | null }) {
   const tier = useLoad(
     (signal) => api.get<FreeTierStatus>("/v1/free-tier/status", {}, { signal }),
     "",
   );
-  const stats = useLoad((signal) => api.get<Stats>("/v1/stats", {}, { signal }), "");
-  const namespaces = useLoad((signal) => api.get<Namespaces>("/v1/namespaces", {}, { signal }), "");
+  const namespace = shared?.namespace;
   const suggested = useLoad(
     (signal) =>
       Promise.all(
         CATEGORIES.map((c) =>
-          api.get<Suggested>("/v1/suggested", { category: c.name, limit: 5 }, { signal }),
+          api.get<Suggested>(
+            "/v1/suggested",
+            { category: c.name, limit: 5, namespace },
+            { signal },
+          ),
         ),
       ),
     "",
@@ -78,32 +87,17 @@ export function InsightsView({ api }: { api: Api }) {
           <h2 id="tier-title">Free tier</h2>
           <WhenLoaded state={tier}>{(t) => <FreeTier tier={t} />}</WhenLoaded>
         </section>
-        <section class="card" aria-labelledby="stats-title">
-          <h2 id="stats-title">Statistics</h2>
-          <WhenLoaded state={stats}>{(s) => <StatsTable stats={s} />}</WhenLoaded>
-        </section>
+        {!shared && <StatsCard api={api} />}
       </div>
 
-      <section aria-labelledby="ns-title">
-        <h2 id="ns-title">Namespaces</h2>
-        <WhenLoaded state={namespaces}>
-          {(n) => (
-            <IfAny items={n.namespaces} none="No memories yet.">
-              <DataTable caption="Namespaces" columns={["Namespace", "Memories", "Last stored"]}>
-                {n.namespaces.map((ns) => (
-                  <tr key={ns.name}>
-                    <td>{ns.name}</td>
-                    <td class="num">{ns.count}</td>
-                    <td>
-                      <DateTime iso={ns.last_memory_at} />
-                    </td>
-                  </tr>
-                ))}
-              </DataTable>
-            </IfAny>
-          )}
-        </WhenLoaded>
-      </section>
+      {shared ? (
+        <p class="muted" data-testid="owner-only">
+          Statistics, namespaces and background jobs are the owner's own: go back to your memories
+          to see yours.
+        </p>
+      ) : (
+        <NamespacesSection api={api} />
+      )}
 
       <section aria-labelledby="suggested-title">
         <h2 id="suggested-title">Suggested for review</h2>
@@ -118,7 +112,43 @@ export function InsightsView({ api }: { api: Api }) {
         </WhenLoaded>
       </section>
 
-      <Jobs api={api} />
+      {!shared && <Jobs api={api} />}
+    </section>
+  );
+}
+
+function StatsCard({ api }: { api: Api }) {
+  const stats = useLoad((signal) => api.get<Stats>("/v1/stats", {}, { signal }), "");
+  return (
+    <section class="card" aria-labelledby="stats-title">
+      <h2 id="stats-title">Statistics</h2>
+      <WhenLoaded state={stats}>{(s) => <StatsTable stats={s} />}</WhenLoaded>
+    </section>
+  );
+}
+
+function NamespacesSection({ api }: { api: Api }) {
+  const namespaces = useLoad((signal) => api.get<Namespaces>("/v1/namespaces", {}, { signal }), "");
+  return (
+    <section aria-labelledby="ns-title">
+      <h2 id="ns-title">Namespaces</h2>
+      <WhenLoaded state={namespaces}>
+        {(n) => (
+          <IfAny items={n.namespaces} none="No memories yet.">
+            <DataTable caption="Namespaces" columns={["Namespace", "Memories", "Last stored"]}>
+              {n.namespaces.map((ns) => (
+                <tr key={ns.name}>
+                  <td>{ns.name}</td>
+                  <td class="num">{ns.count}</td>
+                  <td>
+                    <DateTime iso={ns.last_memory_at} />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
+          </IfAny>
+        )}
+      </WhenLoaded>
     </section>
   );
 }

@@ -4,7 +4,8 @@ import { type Choice, SelectField, TextField } from "../components/fields";
 import { Actions, Form, Submit } from "../components/forms";
 import { DataTable } from "../components/lists";
 import { href } from "../router";
-import { DateTime, ErrorNotice, excerpt, num, Tags, tagsOf, useLoad } from "../ui";
+import type { SharedNamespace } from "../shared";
+import { DateTime, ErrorNotice, excerpt, num, Tags, tagsOf, useLoad, Wallet } from "../ui";
 
 export interface ListFilters {
   namespace: string;
@@ -60,6 +61,7 @@ const COLUMNS = [
   "Created",
   "Accessed",
   "Accesses",
+  "Stored by",
 ];
 
 interface Namespaces {
@@ -68,21 +70,31 @@ interface Namespaces {
 
 export function MemoriesView(props: {
   api: Api;
+  shared: SharedNamespace | null;
   filters: ListFilters;
   setFilters: (f: ListFilters) => void;
 }) {
-  const { api, filters, setFilters } = props;
+  const { api, shared, filters, setFilters } = props;
   const [draft, setDraft] = useState(filters);
+  // A shared namespace is the one the grant names: the list stays in it.
+  const namespace = shared ? shared.namespace : filters.namespace;
   const page = useLoad(
     (signal) =>
       api.get<MemoryPage>(
         "/v1/memories",
-        { ...filters, tags: filters.tags.replace(/\s*,\s*/g, ",") },
+        { ...filters, namespace, tags: filters.tags.replace(/\s*,\s*/g, ",") },
         { signal },
       ),
     JSON.stringify(filters),
   );
-  const namespaces = useLoad((signal) => api.get<Namespaces>("/v1/namespaces", {}, { signal }), "");
+  // The namespaces are the owner's own to list; a grantee sees the one it was given.
+  const namespaces = useLoad(
+    (signal) =>
+      shared
+        ? Promise.resolve<Namespaces>({ namespaces: [] })
+        : api.get<Namespaces>("/v1/namespaces", {}, { signal }),
+    "",
+  );
 
   /** New filters load a new page; the same ones load it again (e.g. after a store elsewhere). */
   const apply = (next: ListFilters) => {
@@ -112,6 +124,7 @@ export function MemoriesView(props: {
           label="Namespace"
           list="namespace-options"
           {...bind("namespace")}
+          {...(shared ? { value: shared.namespace, readOnly: true } : {})}
         >
           <datalist id="namespace-options">
             {namespaces.data?.namespaces.map((n) => (
@@ -199,6 +212,9 @@ export function MemoriesView(props: {
                 <DateTime iso={m.accessed_at} />
               </td>
               <td class="num">{m.access_count}</td>
+              <td>
+                <Wallet address={m.created_by} />
+              </td>
             </tr>
           ))}
         </DataTable>

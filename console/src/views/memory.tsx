@@ -9,7 +9,8 @@ import {
 } from "../api";
 import { DetailList, IfAny } from "../components/lists";
 import { href, navigate } from "../router";
-import { DateTime, ErrorNotice, num, Status, Tags, tagsOf, useLoad } from "../ui";
+import { canWrite, type SharedNamespace } from "../shared";
+import { DateTime, ErrorNotice, num, Status, Tags, tagsOf, useLoad, Wallet } from "../ui";
 import { EditForm } from "./memory-edit";
 import { Relations } from "./memory-relations";
 
@@ -19,15 +20,20 @@ interface Loaded {
   relations: RelationListItem[];
 }
 
-export function MemoryView({ api, id }: { api: Api; id: string }) {
+export function MemoryView(props: { api: Api; shared: SharedNamespace | null; id: string }) {
+  const { api, shared, id } = props;
   const loaded = useLoad(async (signal): Promise<Loaded> => {
     const [memory, history, relations] = await Promise.all([
       api.get<Memory>(memoryPath(id), {}, { signal }),
       api.get<{ history: HistoryEntry[] }>(memoryPath(id, "/history"), {}, { signal }),
-      api.get<{ relations: RelationListItem[] }>(memoryPath(id, "/relations"), {}, { signal }),
+      // Relations are the owner's to list and edit; a grantee sees them on the graph.
+      shared
+        ? { relations: [] }
+        : api.get<{ relations: RelationListItem[] }>(memoryPath(id, "/relations"), {}, { signal }),
     ]);
     return { memory, history: history.history, relations: relations.relations };
   }, id);
+  const writable = canWrite(shared);
   const [status, setStatus] = useState("");
   const [actionError, setActionError] = useState<unknown>(null);
 
@@ -62,44 +68,62 @@ export function MemoryView({ api, id }: { api: Api; id: string }) {
             {data.memory.content}
           </blockquote>
           <div class="actions">
-            {/* The core endpoints: free, and they work on immutable memories too. */}
-            <button
-              type="button"
-              onClick={() =>
-                data.memory.pinned
-                  ? act("Unpinned.", () =>
-                      api.delete(`/v1/memories/core/${encodeURIComponent(id)}`),
-                    )
-                  : act("Pinned.", () => api.post("/v1/memories/core", { memory_id: id }))
-              }
-            >
-              {data.memory.pinned ? "Unpin" : "Pin"}
-            </button>
+            {/* The core endpoints: free, and they work on immutable memories too. Pinning is
+                the owner's alone: no grant opens it. */}
+            {!shared && (
+              <button
+                type="button"
+                onClick={() =>
+                  data.memory.pinned
+                    ? act("Unpinned.", () =>
+                        api.delete(`/v1/memories/core/${encodeURIComponent(id)}`),
+                      )
+                    : act("Pinned.", () => api.post("/v1/memories/core", { memory_id: id }))
+                }
+              >
+                {data.memory.pinned ? "Unpin" : "Pin"}
+              </button>
+            )}
             <a class="button secondary" href={href({ view: "graph", id })}>
               Show relation graph
             </a>
-            <DeleteButton
-              disabled={data.memory.immutable === true}
-              onDelete={async () => {
-                setActionError(null);
-                try {
-                  await api.delete(memoryPath(id));
-                  navigate({ view: "memories" });
-                } catch (err) {
-                  setActionError(err);
-                }
-              }}
-            />
+            {writable && (
+              <DeleteButton
+                disabled={data.memory.immutable === true}
+                onDelete={async () => {
+                  setActionError(null);
+                  try {
+                    await api.delete(memoryPath(id));
+                    navigate({ view: "memories" });
+                  } catch (err) {
+                    setActionError(err);
+                  }
+                }}
+              />
+            )}
           </div>
           <Details memory={data.memory} />
-          <EditForm
-            key={data.memory.updated_at ?? ""}
-            memory={data.memory}
-            onSave={(changes) =>
-              act("Saved. A history entry was written.", () => api.patch(memoryPath(id), changes))
-            }
-          />
-          <Relations api={api} id={id} relations={data.relations} act={act} />
+          {writable ? (
+            <EditForm
+              key={data.memory.updated_at ?? ""}
+              memory={data.memory}
+              onSave={(changes) =>
+                act("Saved. A history entry was written.", () => api.patch(memoryPath(id), changes))
+              }
+            />
+          ) : (
+            <p class="muted" data-testid="read-only">
+              Your grant on this namespace is read only: its owner can let you edit and delete.
+            </p>
+          )}
+          {shared ? (
+            <p class="muted small-text">
+              Relations are edited by the memory's owner; the relation graph shows those among the
+              namespaces shared with you.
+            </p>
+          ) : (
+            <Relations api={api} id={id} relations={data.relations} act={act} />
+          )}
           <History history={data.history} />
         </>
       )}
@@ -121,6 +145,7 @@ function Details({ memory }: { memory: Memory }) {
     ["Expires", memory.expires_at ? <DateTime key="e" iso={memory.expires_at} /> : "never"],
     ["Created", <DateTime key="c" iso={memory.created_at} />],
     ["Updated", <DateTime key="u" iso={memory.updated_at} />],
+    ["Stored by", <Wallet key="by" address={memory.created_by} />],
     ["Last accessed", <DateTime key="a" iso={memory.accessed_at} />],
     ["Access count", String(memory.access_count)],
     ["Embedding model", memory.embedding_model ?? "unknown"],
@@ -160,7 +185,7 @@ function History({ history }: { history: HistoryEntry[] }) {
         <ol class="history" data-testid="history">
           {history.map((h) => (
             <li key={h.id}>
-              <DateTime iso={h.created_at} />
+              <DateTime iso={h.created_at} /> by <Wallet address={h.created_by} />
               <DetailList
                 rows={Object.entries(h.changes).map(([field, value]) => [
                   field,

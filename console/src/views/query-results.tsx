@@ -3,7 +3,7 @@ import type { RecalledMemory, SearchHit } from "../api";
 import { DataTable } from "../components/lists";
 import { href } from "../router";
 import { RECALL_SIGNALS } from "../signals";
-import { DateTime, excerpt, num, Tags } from "../ui";
+import { DateTime, excerpt, num, Tags, Wallet } from "../ui";
 
 export interface RecallAnswer {
   memories: RecalledMemory[];
@@ -60,7 +60,8 @@ export function RecallResults({ body }: { body: RecallAnswer }) {
                 <span class="muted small-text">
                   {" "}
                   {m.memory_type}
-                  {m.pinned ? ", pinned" : ""}, accessed {m.access_count}×
+                  {m.pinned ? ", pinned" : ""}, accessed {m.access_count}×, stored by{" "}
+                  <Wallet address={m.created_by} />
                 </span>
               </td>
               <td class="num score" data-signal="score">
@@ -96,7 +97,7 @@ export function SearchResults({ body }: { body: SearchAnswer }) {
             <a href={href({ view: "memory", id: m.id })}>{excerpt(m.content, 200)}</a>
             <div class="muted small-text">
               {m.memory_type} · importance {num(m.importance, 2)} · {m.namespace} ·{" "}
-              <DateTime iso={m.created_at} />
+              <DateTime iso={m.created_at} /> · stored by <Wallet address={m.created_by} />
             </div>
             <Tags tags={m.tags} />
           </li>

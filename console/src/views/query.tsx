@@ -8,6 +8,7 @@ import {
   useField,
 } from "../components/fields";
 import { Form, Submit } from "../components/forms";
+import type { SharedNamespace } from "../shared";
 import { ErrorNotice, splitList, useTask } from "../ui";
 import {
   type ContextAnswer,
@@ -41,10 +42,11 @@ const MODES: Array<{ mode: Mode; label: string; hint: string }> = [
 
 const FORMATS = ["text", "structured"];
 
-export function QueryView({ api }: { api: Api }) {
+export function QueryView({ api, shared }: { api: Api; shared: SharedNamespace | null }) {
   const [mode, setMode] = useState<Mode>("recall");
   const query = useField("");
-  const namespace = useField("");
+  // In a shared namespace every query stays in it: the grant names that one namespace.
+  const namespace = useField(shared?.namespace ?? "");
   const sessionId = useField("");
   const agentId = useField("");
   const tags = useField("");
@@ -151,7 +153,7 @@ export function QueryView({ api }: { api: Api }) {
               />
             </>
           )}
-          <TextField id="q-namespace" label="Namespace" {...namespace} />
+          <TextField id="q-namespace" label="Namespace" readOnly={shared !== null} {...namespace} />
           <TextField id="q-session" label="Session" {...sessionId} />
           <TextField id="q-agent" label="Agent" {...agentId} />
           {mode !== "context" && <TextField id="q-tags" label="Tags (any of)" {...tags} />}

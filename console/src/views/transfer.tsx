@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { Api } from "../api";
 import { Checkbox, type Choice, SelectField, TextField, useField } from "../components/fields";
 import { Actions, Form, Submit } from "../components/forms";
+import type { SharedNamespace } from "../shared";
 import {
   EXPORT_EXTENSION,
   EXPORT_MIME,
@@ -31,24 +32,32 @@ interface ExportFile {
   preview: string;
 }
 
-export function TransferView({ api }: { api: Api }) {
+export function TransferView({ api, shared }: { api: Api; shared: SharedNamespace | null }) {
   return (
     <section aria-labelledby="transfer-title">
       <h1 id="transfer-title" tabIndex={-1}>
         Import &amp; export
       </h1>
       <div class="cards">
-        <ExportCard api={api} />
-        <ImportCard api={api} />
+        <ExportCard api={api} shared={shared} />
+        {/* Import writes into the wallet's own memories only: no grant opens it. */}
+        {shared ? (
+          <p class="muted" data-testid="owner-only">
+            Import is for your own memories: go back to them to import.
+          </p>
+        ) : (
+          <ImportCard api={api} />
+        )}
       </div>
     </section>
   );
 }
 
-function ExportCard({ api }: { api: Api }) {
+function ExportCard({ api, shared }: { api: Api; shared: SharedNamespace | null }) {
   const formatField = useField("json");
   const format = formatField.value as ExportFormat;
-  const namespace = useField("");
+  // A shared namespace exports only itself: the grant names that one.
+  const namespace = useField(shared?.namespace ?? "");
   const [includeDeleted, setIncludeDeleted] = useState(false);
   const [file, setFile] = useState<ExportFile | null>(null);
   const task = useTask();
@@ -87,7 +96,12 @@ function ExportCard({ api }: { api: Api }) {
       <Form onSubmit={() => void task.run(run)}>
         <div class="row">
           <SelectField id="x-format" label="Format" choices={FORMATS} {...formatField} />
-          <TextField id="x-namespace" label="Namespace (empty: all)" {...namespace} />
+          <TextField
+            id="x-namespace"
+            label={shared ? "Namespace" : "Namespace (empty: all)"}
+            readOnly={shared !== null}
+            {...namespace}
+          />
         </div>
         <Checkbox checked={includeDeleted} onChecked={setIncludeDeleted}>
           Include deleted memories

@@ -47,10 +47,10 @@ export async function largeWallet(n: number, graphMin = GRAPH_MIN) {
       const { vectors } = await embedder.embed(texts);
       const values = texts.map(
         (t, j) =>
-          sql`(${id}, ${t}, ${`[${(vectors[j] ?? []).join(",")}]`}::vector, ${embedder.model}, md5(${t}))`,
+          sql`(${id}, ${t}, ${`[${(vectors[j] ?? []).join(",")}]`}::vector, ${embedder.model}, md5(${t}), ${w.address.toLowerCase()})`,
       );
       await db.execute(sql`INSERT INTO memories
-        (user_id, content, embedding, embedding_model, content_hash)
+        (user_id, content, embedding, embedding_model, content_hash, created_by)
         VALUES ${sql.join(values, sql`, `)}`);
     }
     return id;

@@ -144,9 +144,9 @@ describe("the approximate index and its backlog", () => {
     const insert = (content: string, v: number[]) =>
       withDb(async (db) => {
         const row = await db.execute<{ id: string }>(sql`INSERT INTO memories
-          (user_id, content, embedding, embedding_model, content_hash, ann)
+          (user_id, content, embedding, embedding_model, content_hash, ann, created_by)
           VALUES (${userId}, ${content}, ${JSON.stringify(v)}::vector, ${embedder.model},
-            ${await sha256Hex(content)}, true)
+            ${await sha256Hex(content)}, true, (SELECT wallet FROM users WHERE id = ${userId}))
           RETURNING id`);
         return row.rows[0]?.id;
       });

@@ -26,6 +26,7 @@ describe("GET /v1/memories/search (client alias)", () => {
         "metadata",
         "pinned",
         "immutable",
+        "created_by",
         // set on this memory (left out when null)
         "session_id",
         "agent_id",

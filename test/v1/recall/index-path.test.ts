@@ -42,10 +42,10 @@ describe("POST /v1/recall: above 2,000 memories, candidates come from the indexe
         const values = chunk.map(
           (r, j) =>
             sql`(${userId}, ${r.content}, ${`{${r.tags.join(",")}}`}::text[], ${`[${(vectors[j] ?? []).join(",")}]`}::vector,
-              ${embedder.model}, md5(${r.content}))`,
+              ${embedder.model}, md5(${r.content}), ${w.address.toLowerCase()})`,
         );
         await db.execute(sql`INSERT INTO memories
-          (user_id, content, tags, embedding, embedding_model, content_hash)
+          (user_id, content, tags, embedding, embedding_model, content_hash, created_by)
           VALUES ${sql.join(values, sql`, `)}`);
       }
     });

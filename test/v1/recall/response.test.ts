@@ -57,6 +57,7 @@ describe("POST /v1/recall: response", () => {
       agent_id: "agent-1",
       created_at: stored.created_at,
       access_count: 0,
+      created_by: w.address.toLowerCase(),
       pinned: true,
       immutable: false,
       _signals: expect.any(Object),

@@ -36,6 +36,7 @@ describe("POST /v1/search", () => {
           updated_at: stored.body.updated_at,
           accessed_at: stored.body.accessed_at,
           access_count: 0,
+          created_by: w.address.toLowerCase(),
           metadata: { tags: ["home", "weekly"] },
           pinned: false,
           immutable: false,

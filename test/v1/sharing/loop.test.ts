@@ -9,7 +9,7 @@
  *   - every other operation that needs a wallet is a 403, grant or not.
  * Nothing the refused calls sent changes the owner's memories.
  */
-import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, type Json, newWallet, request, type Wallet } from "../../helpers";
 import { baseName, concrete, type DocOperation, EXAMPLE_BODIES, operationsOf } from "../operations";

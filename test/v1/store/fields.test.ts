@@ -71,6 +71,7 @@ describe("POST /v1/store", () => {
       updated_at: expect.any(String),
       accessed_at: expect.any(String),
       access_count: 0,
+      created_by: w.address.toLowerCase(),
     });
     const created = Date.parse(res.body.created_at);
     expect(created).toBeGreaterThanOrEqual(before - 5000);

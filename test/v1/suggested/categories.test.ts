@@ -35,6 +35,7 @@ describe("GET /v1/suggested: shape and fresh", () => {
       accessed_at: stored.accessed_at,
       access_count: 0,
       relation_count: 0,
+      created_by: w.address.toLowerCase(),
       category: "fresh",
       review_score: expect.any(Number),
     });

@@ -14,6 +14,7 @@ export const ITEM_KEYS = [
   "agent_id",
   "category",
   "content",
+  "created_by",
   "created_at",
   "id",
   "importance",

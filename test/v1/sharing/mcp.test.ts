@@ -1,0 +1,71 @@
+/** The MCP tools of the operations a grant opens take `owner`, sent as `?owner=`. */
+import { describe, expect, it } from "vitest";
+import type { Json, Wallet } from "../../helpers";
+import { newWallet } from "../../helpers";
+import { grant } from "./fixtures";
+
+const MCP_HEADERS = { accept: "application/json, text/event-stream" };
+
+async function rpc(w: Wallet, method: string, params: object): Promise<Json> {
+  const res = await w.call("POST", "/mcp", { jsonrpc: "2.0", id: 1, method, params }, MCP_HEADERS);
+  expect(res.status).toBe(200);
+  return res.body.result;
+}
+
+describe("MCP tools through a grant", () => {
+  it("offer `owner` on the shared operations' tools, and only there", async () => {
+    const { tools } = await rpc(newWallet(), "tools/list", {});
+    const withOwner = tools
+      .filter((t: Json) => t.inputSchema.properties.owner)
+      .map((t: Json) => t.name)
+      .sort();
+    expect(withOwner).toEqual(
+      [
+        "memoclaw_batch_update",
+        "memoclaw_bulk_store",
+        "memoclaw_context",
+        "memoclaw_count",
+        "memoclaw_delete",
+        "memoclaw_export",
+        "memoclaw_get",
+        "memoclaw_graph",
+        "memoclaw_history",
+        "memoclaw_list",
+        "memoclaw_recall",
+        "memoclaw_search",
+        "memoclaw_store",
+        "memoclaw_suggested",
+        "memoclaw_update",
+      ].sort(),
+    );
+  });
+
+  it("recall and store in the owner's shared namespace, and nowhere else", async () => {
+    const owner = newWallet();
+    const agent = newWallet();
+    const shared = await owner.storeNew("The harbour crane is serviced in April", {
+      namespace: "ops",
+    });
+    await owner.storeNew("The harbour master's salary is confidential", { namespace: "hr" });
+    await grant(owner, agent, "ops", "write");
+    const call = (name: string, args: object) =>
+      rpc(agent, "tools/call", { name, arguments: { owner: owner.address, ...args } });
+
+    const recalled = await call("memoclaw_recall", { query: "harbour", limit: 10 });
+    expect(recalled.isError).toBeFalsy();
+    expect(recalled.structuredContent.memories.map((m: Json) => m.id)).toEqual([shared]);
+    const stored = await call("memoclaw_store", {
+      content: "The crane's new cable arrived",
+      namespace: "ops",
+    });
+    expect(stored.isError).toBeFalsy();
+    expect(await owner.getMemory(stored.structuredContent.id)).toMatchObject({
+      namespace: "ops",
+      created_by: agent.address.toLowerCase(),
+    });
+    const refused = await call("memoclaw_store", { content: "A note for HR", namespace: "hr" });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse(refused.content[0].text)).toMatchObject({ status: 404 });
+    expect((await agent.getOk("/v1/memories/count")).count).toBe(0);
+  });
+});
