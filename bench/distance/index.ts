@@ -187,7 +187,7 @@ async function nearAndFar(
     });
     const side = new Map([...samples].map(([name, list]) => [name, summarize(list)]));
     sides.push(side);
-    const line = [...side].map(([name, s]) => `${name.split(" (")[0]} ${s.p50}/${s.exchanges}`);
+    const line = [...side].map(([name, s]) => `${shortName(name)} ${s.p50}/${s.exchanges}`);
     log(
       `  ${delayMs ? `far (${delayMs} ms)` : "near"} in ${((Date.now() - started) / 1000).toFixed(0)} s, p50 ms/exchanges: ${line.join(", ")}`,
     );
@@ -201,6 +201,9 @@ async function nearAndFar(
     return [{ name, near: n, far: f, implied: Math.round(implied * 10) / 10 }];
   });
 }
+
+/** An operation's name in the progress line: without its detail in parentheses, but "(shared)". */
+const shortName = (name: string) => name.replace(/ \((?!shared\)).*\)$/, "");
 
 /** Starts wrangler dev on `port` with the layout's variables; a stop is registered. */
 async function startWorker(port: number, vars: Record<string, string>, cleanups: Cleanups) {

@@ -1,12 +1,16 @@
 /**
- * The distance part's operations, each run `rounds` times in a row by one wallet with its own
- * 50 memories, one request at a time. Around each request the delay proxy must be quiet (no
+ * The distance part's operations, each run `rounds` times by one wallet with its own 50
+ * memories, one request at a time. Around each request the delay proxy must be quiet (no
  * chunk for 2·D + 30 ms), so that what it counts between a request and its response is that
  * request's, and what it counts from the response until it is quiet again is the work the
  * Worker did after answering (waitUntil: closing the pool, the indexer, access counts).
+ *
+ * A second wallet, the grantee, holds a `write` grant on the namespace of those memories and
+ * runs the shared operations (`?owner=`, docs/sharing.md) round by round beside the plain ones,
+ * so that both rows of a pair saw the same machine and the same memories.
  */
 
-import { newWallet } from "../lib/http-client";
+import { newWallet, type Wallet } from "../lib/http-client";
 import { log } from "../lib/report";
 import { percentile, summary } from "../lib/stats";
 import { prng, queryFor, sentence, word } from "../lib/synthetic";
@@ -44,6 +48,10 @@ interface Memories {
   stored: string[];
   /** Ids of the batch stores, then deleted. */
   batched: string[];
+  /** Ids of the grantee's stores. */
+  sharedStored: string[];
+  /** The grantee's address, lower-case, as `created_by` gives it. */
+  grantee: string;
   next: () => number;
   tag: string;
 }
@@ -61,6 +69,8 @@ interface Body {
   count?: number;
   ids?: string[];
   facts_stored?: number;
+  memory?: { created_by?: string };
+  memories?: Array<{ id: string }>;
 }
 
 interface Op {
@@ -68,6 +78,22 @@ interface Op {
   request(m: Memories, i: number): Request;
   /** Checks the answer beyond its 2xx, and keeps the ids later operations use. */
   check?(m: Memories, body: Body): void;
+  /** The same operation by the grantee on the owner's memories: a row of its own under this one. */
+  shared?: Pick<Op, "request" | "check">;
+}
+
+/** The owner's seed memories are in the default namespace; the grant is on it. */
+const NAMESPACE = "default";
+
+const sharedName = (name: string) => `${name} (shared)`;
+
+/** A shared read answers with the owner's memories: some, and none that is not the owner's. */
+function ownersMemories(m: Memories, b: Body): void {
+  const owned = new Set([...m.seedIds, ...m.stored, ...m.batched, ...m.sharedStored]);
+  const ids = (b.memories ?? []).map((x) => x.id);
+  if (ids.length === 0 || ids.some((id) => !owned.has(id))) {
+    throw new Error(`shared read answered ${JSON.stringify(ids)}, not the owner's memories`);
+  }
 }
 
 /** Unique text: a synthetic sentence and a word no other memory has (no deduplication). */
@@ -80,6 +106,19 @@ const OPS: Op[] = [
     check: (m, b) => {
       if (!b.id || b.deduplicated !== false) throw new Error(`store: ${JSON.stringify(b)}`);
       m.stored.push(b.id);
+    },
+    shared: {
+      request: (m, i) => ({
+        method: "POST",
+        path: "/v1/store",
+        body: { content: text(m, i, "g") },
+      }),
+      check: (m, b) => {
+        if (!b.id || b.deduplicated !== false || b.memory?.created_by !== m.grantee) {
+          throw new Error(`shared store: ${JSON.stringify(b)}`);
+        }
+        m.sharedStored.push(b.id);
+      },
     },
   },
   {
@@ -112,11 +151,8 @@ const OPS: Op[] = [
   },
   {
     name: "POST /v1/recall",
-    request: (m) => ({
-      method: "POST",
-      path: "/v1/recall",
-      body: { query: queryFor(m.seedTexts, m.next).query, limit: 10 },
-    }),
+    request: (m) => recallRequest(m),
+    shared: { request: (m) => recallRequest(m), check: ownersMemories },
   },
   {
     name: "POST /v1/context",
@@ -126,18 +162,19 @@ const OPS: Op[] = [
       body: { query: queryFor(m.seedTexts, m.next).query, max_memories: 10 },
     }),
   },
-  { name: "GET /v1/memories", request: () => ({ method: "GET", path: "/v1/memories?limit=20" }) },
+  {
+    name: "GET /v1/memories",
+    request: () => listRequest,
+    shared: { request: () => listRequest, check: ownersMemories },
+  },
   {
     name: "GET /v1/memories/:id",
     request: (m, i) => ({ method: "GET", path: `/v1/memories/${m.seedIds[i % m.seedIds.length]}` }),
   },
   {
     name: "POST /v1/search",
-    request: (m) => ({
-      method: "POST",
-      path: "/v1/search",
-      body: { query: queryFor(m.seedTexts, m.next).query.split(" ").slice(0, 2).join(" ") },
-    }),
+    request: (m) => searchRequest(m),
+    shared: { request: (m) => searchRequest(m), check: ownersMemories },
   },
   {
     name: "GET /v1/export (page of 50)",
@@ -159,7 +196,22 @@ const OPS: Op[] = [
   },
 ];
 
-export const OPERATION_NAMES = OPS.map((op) => op.name);
+export const OPERATION_NAMES = OPS.flatMap((op) =>
+  op.shared ? [op.name, sharedName(op.name)] : [op.name],
+);
+
+function recallRequest(m: Memories): Request {
+  const { query } = queryFor(m.seedTexts, m.next);
+  return { method: "POST", path: "/v1/recall", body: { query, limit: 10 } };
+}
+
+function searchRequest(m: Memories): Request {
+  // Two words of one seed memory: full-text search finds at least that memory.
+  const query = queryFor(m.seedTexts, m.next).query.split(" ").slice(0, 2).join(" ");
+  return { method: "POST", path: "/v1/search", body: { query } };
+}
+
+const listRequest: Request = { method: "GET", path: "/v1/memories?limit=20" };
 
 const batchTexts = (m: Memories, kind: string) =>
   Array.from({ length: BATCH }, (_, k) => text(m, k, kind));
@@ -170,47 +222,92 @@ const batchRequest = (texts: string[]): Request => ({
   body: { memories: texts.map((content) => ({ content })) },
 });
 
-/** One wallet, 50 memories, then every operation `rounds` times: the samples by operation. */
+/**
+ * One wallet with 50 memories and a grantee with `write` on them, then every operation `rounds`
+ * times (its shared twin beside it): the samples by operation.
+ */
 export async function measureOperations(
   baseUrl: string,
   proxy: DelayProxy,
   { rounds, seed }: { rounds: number; seed: number },
 ): Promise<Map<string, Sample[]>> {
-  const wallet = newWallet(baseUrl);
+  const owner = newWallet(baseUrl);
+  const grantee = newWallet(baseUrl);
   const m: Memories = {
     seedIds: [],
     seedTexts: [],
     stored: [],
     batched: [],
+    sharedStored: [],
+    grantee: grantee.account.address.toLowerCase(),
     next: prng(seed),
     tag: `ref${seed}q`,
   };
   for (let b = 0; b < SEED_BATCHES; b++) {
     const texts = batchTexts(m, `seed${b}x`);
     const req = batchRequest(texts);
-    const res = await wallet.call<{ ids: string[] }>(req.method, req.path, req.body);
+    const res = await owner.call<{ ids: string[] }>(req.method, req.path, req.body);
     m.seedIds.push(...res.body.ids);
     m.seedTexts.push(...texts);
   }
+  await owner.call("POST", "/v1/grants", {
+    grantee: m.grantee,
+    namespace: NAMESPACE,
+    permission: "write",
+  });
+  const asOwner = `owner=${owner.account.address.toLowerCase()}`;
+  // The grantee's first request looks its user id up (then cached by the isolate), as the
+  // owner's seeding did for the owner: not in a sample.
+  await grantee.call("GET", `/v1/memories?limit=1&${asOwner}`);
   const quietMs = 2 * proxy.delayMs + 30;
-  const samples = new Map<string, Sample[]>();
+  const samples = new Map(OPERATION_NAMES.map((name): [string, Sample[]] => [name, []]));
   for (const op of OPS) {
-    const list: Sample[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const req = op.request(m, i);
-      await settle(proxy, quietMs);
-      const sent = performance.now();
-      const res = await wallet.call<Body>(req.method, req.path, req.body);
-      const answered = performance.now();
-      op.check?.(m, res.body);
-      await settle(proxy, quietMs);
-      const during = proxy.count(sent, answered);
-      const after = proxy.count(answered, performance.now());
-      list.push({ ms: res.ms, ...during, after: after.exchanges });
+    const runs: Run[] = [{ name: op.name, wallet: owner, op, query: "" }];
+    if (op.shared) {
+      runs.push({ name: sharedName(op.name), wallet: grantee, op: op.shared, query: asOwner });
     }
-    samples.set(op.name, list);
+    for (let i = 0; i < rounds; i++) {
+      // The plain one first every other round: what drifts on the machine falls on both.
+      for (const run of i % 2 ? runs.toReversed() : runs) {
+        const req = run.op.request(m, i);
+        const path = run.query
+          ? `${req.path}${req.path.includes("?") ? "&" : "?"}${run.query}`
+          : req.path;
+        const sample = await measure(proxy, quietMs, run.wallet, { ...req, path }, (body) =>
+          run.op.check?.(m, body),
+        );
+        samples.get(run.name)?.push(sample);
+      }
+    }
   }
   return samples;
+}
+
+/** An operation as one wallet calls it; `query` is added to its path (`?owner=` when shared). */
+interface Run {
+  name: string;
+  wallet: Wallet;
+  op: Pick<Op, "request" | "check">;
+  query: string;
+}
+
+/** One request between two quiet spells of the proxy, and what the proxy counted. */
+async function measure(
+  proxy: DelayProxy,
+  quietMs: number,
+  wallet: Wallet,
+  req: Request,
+  check: (body: Body) => void,
+): Promise<Sample> {
+  await settle(proxy, quietMs);
+  const sent = performance.now();
+  const res = await wallet.call<Body>(req.method, req.path, req.body);
+  const answered = performance.now();
+  check(res.body);
+  await settle(proxy, quietMs);
+  const during = proxy.count(sent, answered);
+  const after = proxy.count(answered, performance.now());
+  return { ms: res.ms, ...during, after: after.exchanges };
 }
 
 /** Waits until no chunk has moved through the proxy for `quietMs` (bounded). */

@@ -60,6 +60,7 @@ function distanceNotes(d: number): string[] {
     `implied: (far p50 − near p50) / (2·${d}).`,
     "new conns: median connections opened through the delay proxy per request. The proxy cannot delay the TCP handshake itself: on a real network each new TCP connection costs one more round trip, and TLS one or two more.",
     "after response: median exchanges after the response (waitUntil: closing the pool, the indexer, access counts), not in the latency.",
-    "Worker: wrangler dev, lexical embedder (EMBEDDER=local) and rules provider, metering off: the database path alone. Each column: a fresh wallet with 50 memories.",
+    "(shared): the same operation by a second wallet that the first granted write on the namespace of its memories, on the first's memories (?owner=, docs/sharing.md); in each round it runs right beside the plain one, which goes first every other round.",
+    "Worker: wrangler dev, lexical embedder (EMBEDDER=local) and rules provider, metering off: the database path alone. Each column: a fresh wallet with 50 memories, and a fresh grantee.",
   ];
 }
