@@ -18,9 +18,9 @@
  * Two statements after the embedding: the duplicate probe with the namespaces' versions, and
  * one write statement that claims those versions (namespace-version.ts, store-write.ts). At
  * 40 ms from the database that is 2 round trips where BEGIN, lock, probe, insert, COMMIT were
- * 5. A grantee's store (sharing/scope.ts) reads its grants in the probe, to refuse before
- * writing, and its write statement checks them again, so a grant revoked in between writes
- * nothing: the next attempt's probe then refuses. When a concurrent store of the same namespace wins the claim, the store runs again in a
+ * 5. A grantee's store checks its grants before the embedding, in the probe and in the write
+ * statement (sharing/write-check.ts): a grant revoked in between writes nothing, and the next
+ * attempt's probe refuses. When a concurrent store of the same namespace wins the claim, the store runs again in a
  * transaction that locks the namespaces first: the old path, taken only under contention.
  *
  * On a database that serves one client at a time (Env.DATABASE_SERIAL, the embedded one) every
@@ -31,12 +31,12 @@
  * namespace between two of them fails the claim as it would between probe and write.
  */
 import { type SQL, sql } from "drizzle-orm";
-import type { Permission } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import type { DbOrTx } from "../db/client";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
-import { grantedNamespaces, permissionsOf, writeRefusal } from "../sharing/scope";
+import { grantedNamespaces, permissionsOf } from "../sharing/scope";
+import { assertWritable, type Permissions, refuseUnwritable } from "../sharing/write-check";
 import { GRAPH_MIN, indexBacklog } from "./ann";
 import { foldLiveCounts } from "./live-count";
 import { embedJoined, type Nearest } from "./merge";
@@ -77,9 +77,6 @@ export interface StoreOptions {
   withMemories?: boolean;
 }
 
-/** A grantee's permission on each namespace of its batch (absent: no grant there). */
-type Permissions = Record<string, Permission | undefined>;
-
 interface Batch {
   inputs: NewMemory[];
   vectors: number[][];
@@ -98,6 +95,12 @@ export async function storeMemories(
   inputs: NewMemory[],
   options: StoreOptions = {},
 ): Promise<StoreResult> {
+  // Through a grant, a refused store must not cost an embedding first: its free call is given
+  // back, so the work would be free.
+  await assertWritable(
+    ctx,
+    inputs.map((m) => m.namespace),
+  );
   const embed = () => ctx.embedder.embed(inputs.map((m) => m.content));
   const { vectors, tokens } = await (ctx.timings?.measure("embed", embed) ?? embed());
   if (vectors.length !== inputs.length) {
@@ -172,11 +175,13 @@ async function attempt(
   const probe = () => probeAll(ctx, db, inputs, vectors, hashes);
   const { nearest, versions, permissions } = await (ctx.timings?.measure("dedup", probe) ??
     probe());
-  // A grantee writes only where its grant says write; the write statement checks it again.
+  // Checked again here: a grant revoked since the check before the embedding, and found by
+  // the write statement's own check, ends here on the next attempt.
   if (permissions) {
-    for (const { namespace } of inputs) {
-      if (permissions[namespace] !== "write") throw writeRefusal(permissions[namespace], namespace);
-    }
+    refuseUnwritable(
+      permissions,
+      inputs.map((m) => m.namespace),
+    );
   }
   const plan = planStore(inputs, vectors, hashes, nearest);
   const drafts = [...plan.drafts.values()];

@@ -12,7 +12,7 @@ import { sha256Hex } from "../lib/hash";
 import { grantedNamespace } from "../sharing/scope";
 import * as f from "./fields";
 import { liveMemory, type MemoryJson, memoryColumns, recordFromRow, toMemory } from "./rows";
-import { refusedWrite } from "./write-refusal";
+import { refusedWrite, writeRefusalOf } from "./write-refusal";
 
 const UPDATABLE = [
   "content",
@@ -80,6 +80,11 @@ export async function updateMemory(
   patch: UpdateInput,
   embedded?: Map<string, number[]>,
 ) {
+  // Through a grant, a refused write must not cost an embedding first (write-refusal.ts).
+  if (ctx.grant && patch.content !== undefined) {
+    const refusal = await writeRefusalOf(ctx, id, patch.namespace);
+    if (refusal) throw refusal;
+  }
   const vectors =
     patch.content !== undefined && !embedded?.has(patch.content)
       ? (await embedContents(ctx, [patch.content])).vectors
@@ -177,7 +182,8 @@ export async function updateMany(ctx: DomainContext, updates: unknown[]) {
   const contents = parsed.flatMap((p) =>
     p.result.success && p.result.data.content !== undefined ? [p.result.data.content] : [],
   );
-  const embedded = await embedContents(ctx, contents);
+  // Through a grant each item is checked before its own content is embedded (updateMemory).
+  const embedded = await embedContents(ctx, ctx.grant ? [] : contents);
   const updatedMemories: MemoryJson[] = [];
   const errors: BatchItemError[] = [];
   const results: BatchItemResult[] = [];
