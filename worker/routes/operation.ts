@@ -54,9 +54,9 @@ export function operation<const R extends RouteConfig & { operationId: string }>
   config: R & OperationSpec,
   handler: OperationHandler<R>,
 ): Operation {
-  const { auth, price, units, bucket, shared, aliases = [], ...config0 } = config;
+  const { auth, price, units, bucket, shared, aliases = [], ...given } = config;
   // A grantee names the owner with `?owner=` on every operation it may call (docs/sharing.md).
-  const route = shared ? { ...config0, request: withOwnerParam(config0.request) } : config0;
+  const route = shared ? { ...given, request: withOwnerParam(given.request) } : given;
   const hasInput = Boolean(route.request?.params || route.request?.query || route.request?.body);
   const responses: RouteConfig["responses"] = {
     ...route.responses,
