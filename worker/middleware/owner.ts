@@ -23,13 +23,15 @@ export interface NamedOwner {
  */
 export function namedOwner(c: AppContext, caller: string): NamedOwner | undefined {
   const raw = c.req.query(OWNER_PARAM);
-  if (raw === undefined) return undefined;
+  const operation = c.get("operation");
+  // An unknown path is the 404 it always was, owner or not.
+  if (raw === undefined || !operation) return undefined;
   const parsed = WalletAddress.safeParse(raw);
   if (!parsed.success) {
     throw issuesError(parsed.error.issues.map((i) => ({ ...i, path: [OWNER_PARAM] })));
   }
   if (parsed.data === caller.toLowerCase()) return undefined;
-  const need = c.get("operation")?.shared;
+  const need = operation.shared;
   if (!need) {
     throw new ApiError(
       "FORBIDDEN",
