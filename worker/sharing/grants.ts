@@ -21,6 +21,16 @@ export interface GrantJson {
 
 type GrantRow = typeof memoryGrants.$inferSelect;
 
+/** Every column of a grant row, for a RETURNING that adds one of its own. */
+const grantColumns = {
+  ownerId: memoryGrants.ownerId,
+  grantee: memoryGrants.grantee,
+  namespace: memoryGrants.namespace,
+  permission: memoryGrants.permission,
+  createdAt: memoryGrants.createdAt,
+  updatedAt: memoryGrants.updatedAt,
+};
+
 const toGrant = (owner: string, r: GrantRow): GrantJson => ({
   owner,
   grantee: r.grantee,
@@ -56,20 +66,11 @@ export async function grantAccess(
       target: [memoryGrants.ownerId, memoryGrants.grantee, memoryGrants.namespace],
       set: { permission: input.permission, updatedAt: sql`now()` },
     })
-    .returning({ ...allColumns, created: sql<boolean>`xmax = 0` });
+    .returning({ ...grantColumns, created: sql<boolean>`xmax = 0` });
   if (!row) throw new ApiError("INTERNAL_ERROR", "The grant was not written");
   const { created, ...grant } = row;
   return { grant: toGrant(owner, grant), created };
 }
-
-const allColumns = {
-  ownerId: memoryGrants.ownerId,
-  grantee: memoryGrants.grantee,
-  namespace: memoryGrants.namespace,
-  permission: memoryGrants.permission,
-  createdAt: memoryGrants.createdAt,
-  updatedAt: memoryGrants.updatedAt,
-};
 
 /** The caller's grants, of one namespace or all, by namespace then grantee. */
 export async function listGrants(ctx: DomainContext, namespace?: string): Promise<GrantJson[]> {
