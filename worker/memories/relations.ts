@@ -5,7 +5,7 @@ import { z } from "zod";
 import { memories, relations } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { ApiError, notFound } from "../errors";
-import { grantedNamespace } from "../sharing/scope";
+import { grantedEnd } from "../sharing/scope";
 import * as f from "./fields";
 import { type Edge, walkGraph } from "./graph-walk";
 import { assertLive } from "./list";
@@ -220,8 +220,8 @@ export function liveRelationsOf(ctx: DomainContext, ids: string[], types?: strin
         isLive(src),
         isLive(dst),
         // A grantee sees a relation only when both ends are in namespaces it may read.
-        grantedNamespace(ctx, src.namespace),
-        grantedNamespace(ctx, dst.namespace),
+        grantedEnd(ctx, src.namespace),
+        grantedEnd(ctx, dst.namespace),
       ),
     )
     .orderBy(relations.createdAt, relations.id);

@@ -16,7 +16,7 @@ import { type SQL, sql } from "drizzle-orm";
 import type { GrantUse } from "../context";
 import { EXACT_SCAN_MAX, efSearchCap, scopeSize } from "../memories/ann";
 import { countedLive } from "../memories/live-count";
-import { grantedNamespace } from "../sharing/scope";
+import { grantedEnd } from "../sharing/scope";
 import { approximateCandidates, keywordCandidateQuery, keywordLexemes } from "./approximate";
 import { scoreSql } from "./scoring";
 
@@ -214,7 +214,7 @@ export function recallStatement({
       ) e
       JOIN memories o ON o.id = e.other
       WHERE o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
-        AND ${grantedNamespace({ userId, ...(grant ? { grant } : {}) }, sql.raw("o.namespace"))}
+        AND ${grantedEnd({ userId, ...(grant ? { grant } : {}) }, sql.raw("o.namespace"))}
       GROUP BY e.id
     ),
     -- Inverse document frequency of each query's lexemes among the scored memories (the whole

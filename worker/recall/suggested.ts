@@ -18,7 +18,7 @@ import type { DomainContext } from "../context";
 import * as f from "../memories/fields";
 import { filterConditions } from "../memories/list";
 import { rawMemory } from "../memories/rows";
-import { grantedNamespace } from "../sharing/scope";
+import { grantedEnd } from "../sharing/scope";
 import { HALF_LIFE_DAYS } from "./scoring";
 
 export const CATEGORIES = ["stale", "fresh", "hot", "decaying"] as const;
@@ -83,7 +83,7 @@ export async function suggest(ctx: DomainContext, q: z.output<typeof suggestedQu
           JOIN memories o ON o.id = CASE WHEN rl.source_id = memories.id THEN rl.target_id ELSE rl.source_id END
           WHERE (rl.source_id = memories.id OR rl.target_id = memories.id)
             AND o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
-            AND ${grantedNamespace(ctx, sql.raw("o.namespace"))}) AS relation_count,
+            AND ${grantedEnd(ctx, sql.raw("o.namespace"))}) AS relation_count,
         ${halfLife} AS half_life
       FROM memories WHERE ${where}
     ),

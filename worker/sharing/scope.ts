@@ -29,9 +29,22 @@ export function grantedNamespace(
   const { grant } = scope;
   if (!grant) return sql`true`;
   const write = grant.need === "write" ? sql`AND ${memoryGrants.permission} = 'write'` : sql``;
-  return sql`${namespace} IN (SELECT ${memoryGrants.namespace} FROM ${memoryGrants}
+  // = ANY(ARRAY(…)), not IN (…): the granted namespaces are read once per statement (an
+  // InitPlan), then tested like a parameter. As IN, Postgres made it a join and could start
+  // from the grant, reading memories by namespace across every wallet (the distance bench's
+  // shared recall: 18 ms of SQL against 5.5 ms plain, growing with the table).
+  return sql`${namespace} = ANY(ARRAY(SELECT ${memoryGrants.namespace} FROM ${memoryGrants}
     WHERE ${memoryGrants.ownerId} = ${scope.userId}::uuid
-      AND ${memoryGrants.grantee} = ${grant.grantee} ${write})`;
+      AND ${memoryGrants.grantee} = ${grant.grantee} ${write}))`;
+}
+
+/**
+ * grantedNamespace for the other end of a relation, a memory reached by its id: as a test the
+ * planner cannot turn into an index condition (`IS TRUE`), so it stays a filter on the row
+ * the id found and never becomes a way in by namespace, across every wallet's memories.
+ */
+export function grantedEnd(scope: Scope, namespace: AnyColumn | SQL): SQL {
+  return scope.grant ? sql`(${grantedNamespace(scope, namespace)}) IS TRUE` : sql`true`;
 }
 
 /** The same scope, needing only `read` of its grant (how a refused write learns why). */
