@@ -5,7 +5,7 @@ import { z } from "zod";
 import { memories, relations } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { ApiError, notFound } from "../errors";
-import { grantedEnd } from "../sharing/scope";
+import { grantedNamespace } from "../sharing/scope";
 import * as f from "./fields";
 import { type Edge, walkGraph } from "./graph-walk";
 import { assertLive } from "./list";
@@ -197,17 +197,21 @@ export async function memoryGraph(
 
 /**
  * The caller's relations that touch any of `ids` and whose two ends are both live, oldest
- * first, optionally of some types only (graph walk, recall's include_relations).
+ * first, optionally of some types only (graph walk, recall's include_relations). A grantee
+ * sees a relation only when both ends are in namespaces it may read: answered as a column and
+ * applied here, so the statement's plan is the owner's own (a WHERE condition on the ends'
+ * namespaces could send Postgres in by namespace, across every wallet's memories).
  */
-export function liveRelationsOf(ctx: DomainContext, ids: string[], types?: string[]) {
+export async function liveRelationsOf(ctx: DomainContext, ids: string[], types?: string[]) {
   const src = alias(memories, "src");
   const dst = alias(memories, "dst");
-  return ctx.db
+  const rows = await ctx.db
     .select({
       id: relations.id,
       source_id: relations.sourceId,
       target_id: relations.targetId,
       relation_type: relations.relationType,
+      readable: sql<boolean>`${grantedNamespace(ctx, src.namespace)} AND ${grantedNamespace(ctx, dst.namespace)}`,
     })
     .from(relations)
     .innerJoin(src, eq(src.id, relations.sourceId))
@@ -219,10 +223,8 @@ export function liveRelationsOf(ctx: DomainContext, ids: string[], types?: strin
         types && types.length > 0 ? inArray(relations.relationType, types) : undefined,
         isLive(src),
         isLive(dst),
-        // A grantee sees a relation only when both ends are in namespaces it may read.
-        grantedEnd(ctx, src.namespace),
-        grantedEnd(ctx, dst.namespace),
       ),
     )
     .orderBy(relations.createdAt, relations.id);
+  return rows.filter((r) => r.readable).map(({ readable: _r, ...relation }) => relation);
 }

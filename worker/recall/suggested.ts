@@ -18,7 +18,7 @@ import type { DomainContext } from "../context";
 import * as f from "../memories/fields";
 import { filterConditions } from "../memories/list";
 import { rawMemory } from "../memories/rows";
-import { grantedEnd } from "../sharing/scope";
+import { grantedNamespace } from "../sharing/scope";
 import { HALF_LIFE_DAYS } from "./scoring";
 
 export const CATEGORIES = ["stale", "fresh", "hot", "decaying"] as const;
@@ -79,11 +79,11 @@ export async function suggest(ctx: DomainContext, q: z.output<typeof suggestedQu
         created_at, accessed_at, access_count, pinned, created_by,
         extract(epoch FROM now() - accessed_at) / 86400.0 AS idle_days,
         extract(epoch FROM now() - created_at) / 86400.0 AS age_days,
-        (SELECT count(*) FROM relations rl
+        -- A grantee's count: relations whose other end it may read, as a FILTER (candidates.ts).
+        (SELECT count(*) FILTER (WHERE ${grantedNamespace(ctx, sql.raw("o.namespace"))}) FROM relations rl
           JOIN memories o ON o.id = CASE WHEN rl.source_id = memories.id THEN rl.target_id ELSE rl.source_id END
           WHERE (rl.source_id = memories.id OR rl.target_id = memories.id)
-            AND o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())
-            AND ${grantedEnd(ctx, sql.raw("o.namespace"))}) AS relation_count,
+            AND o.deleted_at IS NULL AND (o.expires_at IS NULL OR o.expires_at > now())) AS relation_count,
         ${halfLife} AS half_life
       FROM memories WHERE ${where}
     ),

@@ -38,15 +38,6 @@ export function grantedNamespace(
       AND ${memoryGrants.grantee} = ${grant.grantee} ${write}))`;
 }
 
-/**
- * grantedNamespace for the other end of a relation, a memory reached by its id: as a test the
- * planner cannot turn into an index condition (`IS TRUE`), so it stays a filter on the row
- * the id found and never becomes a way in by namespace, across every wallet's memories.
- */
-export function grantedEnd(scope: Scope, namespace: AnyColumn | SQL): SQL {
-  return scope.grant ? sql`(${grantedNamespace(scope, namespace)}) IS TRUE` : sql`true`;
-}
-
 /** The same scope, needing only `read` of its grant (how a refused write learns why). */
 export function asReader(scope: Scope): Scope {
   return scope.grant ? { ...scope, grant: { ...scope.grant, need: "read" } } : scope;
