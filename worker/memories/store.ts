@@ -18,10 +18,12 @@
  * Two statements after the embedding: the duplicate probe with the namespaces' versions, and
  * one write statement that claims those versions (namespace-version.ts, store-write.ts). At
  * 40 ms from the database that is 2 round trips where BEGIN, lock, probe, insert, COMMIT were
- * 5. A grantee's store checks its grants before the embedding, in the probe and in the write
- * statement (sharing/write-check.ts): a grant revoked in between writes nothing, and the next
- * attempt's probe refuses. When a concurrent store of the same namespace wins the claim, the store runs again in a
+ * 5. When a concurrent store of the same namespace wins the claim, the store runs again in a
  * transaction that locks the namespaces first: the old path, taken only under contention.
+ *
+ * A grantee's store checks its grant before the embedding, in the probe and in the write
+ * statement (sharing/write-check.ts): a grant revoked in between writes nothing, and the next
+ * attempt's probe refuses.
  *
  * On a database that serves one client at a time (Env.DATABASE_SERIAL, the embedded one) every
  * statement holds it for every other wallet, so the probe is cut into statements of
