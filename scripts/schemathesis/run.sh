@@ -46,12 +46,15 @@ export PRIVATE_KEY
 export SCHEMATHESIS_HOOKS=scripts.schemathesis.hooks
 export PYTHONPATH="$PWD"
 REPORT="$(mktemp)"
+# One worker: Hypothesis's caches are not thread-safe, and with two worker threads a lookup in
+# its lambda-description cache (hypothesis/internal/lambda_sources.py) raised KeyError once, as
+# a "Runtime Error" of POST /v1/context in a clean-clone CI run (2026-11-29), not a finding.
 run_schemathesis() {
   "$VENV/bin/schemathesis" run "$BASE_URL/openapi.json" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
     --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-25}" \
     --phases examples,coverage,fuzzing \
-    --workers 2 \
+    --workers 1 \
     --request-timeout 30 \
     --suppress-health-check all 2>&1 | tee "$REPORT"
   return "${PIPESTATUS[0]}"
