@@ -19,6 +19,23 @@ export async function signed(account: PrivateKeyAccount, ts = nowSeconds(), pref
   return { address: account.address, ts, signature };
 }
 
+/** The order of secp256k1. */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/**
+ * The malleated twin of a 65-byte signature: (r, n - s) with v flipped, which recovers the
+ * same address for the same message (a high s where the signer's was low).
+ */
+export function highSTwin(signature: string): `0x${string}` {
+  const hex = signature.startsWith("0x") ? signature.slice(2) : signature;
+  const r = hex.slice(0, 64);
+  const s = BigInt(`0x${hex.slice(64, 128)}`);
+  const v = Number.parseInt(hex.slice(128, 130), 16);
+  const flipped = v === 27 ? 28 : v === 28 ? 27 : v ^ 1;
+  const twinS = (SECP256K1_N - s).toString(16).padStart(64, "0");
+  return `0x${r}${twinS}${flipped.toString(16).padStart(2, "0")}`;
+}
+
 export async function openSession(account: PrivateKeyAccount): Promise<ApiResponse> {
   const { address, ts, signature } = await signed(account);
   return request("POST", "/auth/session", { body: { address, timestamp: ts, signature } });

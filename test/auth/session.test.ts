@@ -2,7 +2,7 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { expectError, nowSeconds, request } from "../helpers";
-import { openSession, SEVEN_DAYS_MS, signed } from "./fixtures";
+import { highSTwin, openSession, SEVEN_DAYS_MS, signed } from "./fixtures";
 
 describe("POST /auth/session", () => {
   it("exchanges a signature for a 7-day token bound to the lower-case wallet", async () => {
@@ -40,6 +40,43 @@ describe("POST /auth/session", () => {
       body: { address, timestamp: next.ts, signature: next.signature },
     });
     expect(fresh.status).toBe(200);
+  });
+
+  it("exchanges one signed message once, whichever form of its signature comes first", async () => {
+    const exchange = (body: object) => request("POST", "/auth/session", { body });
+    // The normal (low-s) signature first, then its high-s twin; and the twin first.
+    for (const twinFirst of [false, true]) {
+      const account = privateKeyToAccount(generatePrivateKey());
+      const { address, ts, signature } = await signed(account);
+      const low = { address, timestamp: ts, signature };
+      const high = { ...low, signature: highSTwin(signature) };
+      const answers = [];
+      for (const body of twinFirst ? [high, low, high] : [low, high, low]) {
+        answers.push(await exchange(body));
+      }
+      expect(
+        answers.filter((a) => a.status === 200),
+        `twin first: ${twinFirst}`,
+      ).toHaveLength(1);
+      for (const a of answers.filter((r) => r.status !== 200)) expectError(a, 401, "UNAUTHORIZED");
+      // The twin is refused as a high-s signature, not as one already exchanged.
+      const twin = answers[twinFirst ? 0 : 1];
+      expect(twin?.body.error.message).toMatch(/EIP-2/);
+    }
+    // Sent at once, still one token.
+    const account = privateKeyToAccount(generatePrivateKey());
+    const { address, ts, signature } = await signed(account);
+    const raced = await Promise.all([
+      exchange({ address, timestamp: ts, signature }),
+      exchange({ address, timestamp: ts, signature: highSTwin(signature) }),
+      // The same signature with v as 0/1 (yParity) instead of 27/28: the same message.
+      exchange({
+        address,
+        timestamp: ts,
+        signature: `${signature.slice(0, 130)}${(Number.parseInt(signature.slice(130), 16) - 27).toString(16).padStart(2, "0")}`,
+      }),
+    ]);
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 401, 401]);
   });
 
   it("accepts a lower-case address and a signature without 0x", async () => {

@@ -2,7 +2,7 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { expectError, newWallet, nowSeconds, request, signAuth } from "../helpers";
-import { contentsOf, get, signed, withBearer, withHeader } from "./fixtures";
+import { contentsOf, get, highSTwin, signed, withBearer, withHeader } from "./fixtures";
 
 describe("x-wallet-auth header", () => {
   it("accepts a valid header and scopes the list to the wallet", async () => {
@@ -53,6 +53,16 @@ describe("x-wallet-auth header", () => {
     const one = await get(`/v1/memories/${otherId}`, lower);
     expect(one.status).toBe(200);
     expect(one.body.id).toBe(otherId);
+  });
+
+  it("refuses the high-s twin of a valid signature (EIP-2 low s), and still takes the original", async () => {
+    const w = newWallet();
+    const { address, ts, signature } = await signed(w.account);
+    const twin = await get("/v1/memories", withHeader(`${address}:${ts}:${highSTwin(signature)}`));
+    const error = expectError(twin, 401, "UNAUTHORIZED");
+    expect(error.message).toMatch(/EIP-2/);
+    const res = await get("/v1/memories", withHeader(`${address}:${ts}:${signature}`));
+    expect(res.status).toBe(200);
   });
 
   it("rejects a timestamp 301 seconds old", async () => {

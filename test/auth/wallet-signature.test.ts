@@ -1,4 +1,5 @@
 /** Wallet signature checks of the x-wallet-auth header (worker/auth/wallet.ts). */
+import { recoverMessageAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import {
@@ -6,6 +7,7 @@ import {
   verifyWalletHeader,
   verifyWalletSignature,
 } from "../../worker/auth/wallet";
+import { highSTwin } from "./fixtures";
 
 describe("auth: verifyWalletSignature", () => {
   const account = privateKeyToAccount(
@@ -86,6 +88,23 @@ describe("auth: verifyWalletSignature", () => {
     const mangled = `${sig.slice(0, 10)}${sig[10] === "0" ? "1" : "0"}${sig.slice(11, -2)}ff`;
     const res = await verifyWalletSignature(account.address, TS, mangled, PREFIX, TS);
     expect(res.ok).toBe(false);
+  });
+
+  it("rejects the high-s twin of a valid signature (EIP-2), though it recovers the same wallet", async () => {
+    const sig = await sign();
+    const twin = highSTwin(sig);
+    expect(twin).not.toBe(sig);
+    // The twin is a valid ECDSA signature of the same message by the same key…
+    expect(await recoverMessageAddress({ message: `${PREFIX}:${TS}`, signature: twin })).toBe(
+      account.address,
+    );
+    // …and only the low-s form is accepted.
+    expect(await verifyWalletSignature(account.address, TS, twin, PREFIX, TS)).toEqual({
+      ok: false,
+      reason:
+        "Invalid signature: s is in the upper half of the curve order (EIP-2: sign with low s)",
+    });
+    expect((await verifyWalletSignature(account.address, TS, sig, PREFIX, TS)).ok).toBe(true);
   });
 
   it("verifyWalletHeader parses address:timestamp:signature", async () => {

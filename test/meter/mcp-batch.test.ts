@@ -14,11 +14,17 @@ afterEach(() => {
 
 const MCP_HEADERS = { accept: "application/json, text/event-stream" };
 
-/** One POST /mcp carrying `calls` tools/call messages as a JSON-RPC batch. */
-async function batch(w: Wallet, calls: Array<{ name: string; arguments: object }>) {
+/** The POST /mcp answer to `calls` tools/call messages sent as one JSON-RPC batch. */
+async function batchResponse(w: Wallet, calls: Array<{ name: string; arguments: object }>) {
   const body = calls.map((params, id) => ({ jsonrpc: "2.0", id, method: "tools/call", params }));
   const res = await w.call("POST", "/mcp", body, MCP_HEADERS);
   expect(res.status).toBe(200);
+  return res;
+}
+
+/** One POST /mcp carrying `calls` tools/call messages as a JSON-RPC batch. */
+async function batch(w: Wallet, calls: Array<{ name: string; arguments: object }>) {
+  const res = await batchResponse(w, calls);
   type Answer = { id: number; result?: ToolResult; error?: unknown };
   const answers = (Array.isArray(res.body) ? res.body : [res.body]) as Answer[];
   expect(answers).toHaveLength(calls.length);
@@ -65,6 +71,32 @@ describe("tool calls in an /mcp batch", () => {
     await batch(w, [{ name: "memoclaw_search", arguments: { query: "x" } }]);
     const direct = await w.call("GET", "/v1/memories");
     expect(direct.headers.get("x-ratelimit-remaining")).toBe("98");
+  });
+
+  it("answer with the rate-limit headers their tool calls left: 100 calls leave 0", async () => {
+    const { resetAt } = freezeClock();
+    const w = newWallet();
+    const count = { name: "memoclaw_count", arguments: {} };
+    const rateLimit = (res: { headers: Headers }) =>
+      ["limit", "remaining", "reset"].map((h) => res.headers.get(`x-ratelimit-${h}`));
+    // One tool call is the /mcp request's own count.
+    expect(rateLimit(await batchResponse(w, [count]))).toEqual(["100", "99", String(resetAt)]);
+    // Ten more: ten counted.
+    const ten = await batchResponse(
+      w,
+      Array.from({ length: 10 }, () => count),
+    );
+    expect(rateLimit(ten)).toEqual(["100", "89", String(resetAt)]);
+    expect((await w.call("GET", "/v1/memories")).headers.get("x-ratelimit-remaining")).toBe("88");
+
+    // A fresh wallet's batch of 100: the window is used up, and the answer says so.
+    const full = newWallet();
+    const hundred = await batchResponse(
+      full,
+      Array.from({ length: 100 }, () => count),
+    );
+    expect(rateLimit(hundred)).toEqual(["100", "0", String(resetAt)]);
+    expect((await full.call("GET", "/v1/memories")).status).toBe(429);
   });
 
   it("take the free allowance per paid call: 10 stores with 5 free calls left, 5 served, 5 asked to pay", async () => {

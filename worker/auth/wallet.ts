@@ -6,10 +6,25 @@ export const AUTH_TOLERANCE_SECONDS = 300;
 
 export type WalletCheck = { ok: true; wallet: string } | { ok: false; reason: string };
 
+/** Half the order of secp256k1: EIP-2's bound on `s`. */
+const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+
+/**
+ * Whether a 65-byte signature (r, s, v as hex) has a high `s`. Every ECDSA signature has a
+ * twin, (r, n - s) with v flipped, that verifies for the same message and key; EIP-2 made the
+ * high one invalid for transactions, and wallets sign only the low one. Refused here, so a
+ * signed message has one accepted form per signing, not two.
+ */
+function isHighS(hex: string): boolean {
+  return BigInt(`0x${hex.slice(66, 130)}`) > SECP256K1_HALF_N;
+}
+
 /**
  * Checks an EIP-191 signature of `{prefix}:{timestamp}` by `address`, as sent in the
  * `x-wallet-auth` header (`address:timestamp:signature`) or the session exchange body.
- * Returns the wallet lower-cased: it is the identity key everywhere.
+ * Returns the wallet lower-cased: it is the identity key everywhere. Only the low-s form is
+ * accepted (isHighS). The session exchange takes the signed message (its timestamp) once,
+ * not the signature, so no form of a signature buys a second token (routes/auth/session.ts).
  */
 export async function verifyWalletSignature(
   address: string,
@@ -26,6 +41,13 @@ export async function verifyWalletSignature(
   }
   const hex = (signature.startsWith("0x") ? signature : `0x${signature}`) as Hex;
   if (!/^0x[0-9a-fA-F]{130}$/.test(hex)) return { ok: false, reason: "Invalid signature format" };
+  if (isHighS(hex)) {
+    return {
+      ok: false,
+      reason:
+        "Invalid signature: s is in the upper half of the curve order (EIP-2: sign with low s)",
+    };
+  }
   try {
     const valid = await verifyMessage({
       address: address as Hex,

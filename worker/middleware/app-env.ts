@@ -13,6 +13,7 @@ import {
   type Services,
 } from "../context";
 import type { Env } from "../env";
+import type { InnerCalls } from "../lib/inner-call";
 import type { Timings } from "../lib/timing";
 import type { PaidRoute, PaidRoutes } from "../payment/paid-route";
 import type { Metering, TakenCall } from "./metering";
@@ -37,6 +38,8 @@ export type AppEnv = {
     freeCall: TakenCall | undefined;
     /** Whether the charge point served that call (charge.ts; else rateLimit gives it back). */
     freeServed: boolean | undefined;
+    /** An /mcp request's tool calls (lib/inner-call.ts), for its rate-limit headers. */
+    innerCalls: InnerCalls | undefined;
   };
 };
 

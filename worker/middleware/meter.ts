@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { Identification } from "../context";
 import { ApiError } from "../errors";
-import { countsInAll } from "../lib/inner-call";
+import { countsInAll, laterHit, reportInnerHit } from "../lib/inner-call";
 import { logError } from "../lib/log";
 import { type HitResult, limitsFor, retryAfterSeconds } from "../meter/limits";
 import { PAYMENT_SIGNATURE_HEADER } from "../payment/required";
@@ -13,6 +13,7 @@ import {
   type FreeAsk,
   type MeteredHit,
   type MeterIdentity,
+  meterKey,
   NoopMetering,
 } from "./metering";
 
@@ -60,7 +61,8 @@ function earlyAsk(c: AppContext, identity: MeterIdentity): FreeAsk | undefined {
  * errors and 404s included (Hono has already turned those into c.res by then).
  *
  * A tool call dispatched by /mcp counts like the same call made directly; the /mcp request's
- * own count stands for its first one (lib/inner-call.ts).
+ * own count stands for its first one, and the /mcp response's headers tell the counts after
+ * its tool calls (lib/inner-call.ts).
  *
  * For a wallet's paid call the same Durable Object call also takes its free call (the charge
  * point, charge.ts, uses it), and the database connection opens meanwhile: at a distance, the
@@ -92,6 +94,7 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
       }),
     connecting,
   ]);
+  reportInnerHit(c.env, meterKey(identity), result);
   const headers = rateLimitHeaders(result);
   if (!result.allowed) {
     throw new ApiError(
@@ -115,5 +118,8 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
       await giveBack(c, taken);
     }
   }
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  // An /mcp request's tool calls were counted after it: its answer tells where they left it.
+  const inner = c.get("innerCalls")?.reported.get(meterKey(identity));
+  const after = rateLimitHeaders(laterHit(result, inner));
+  for (const [name, value] of Object.entries(after)) c.header(name, value);
 });

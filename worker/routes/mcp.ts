@@ -4,11 +4,14 @@
  * request it becomes. GET and DELETE answer 405 (stateless: no stream, no session).
  */
 import { z } from "@hono/zod-openapi";
-import { innerEnv } from "../lib/inner-call";
+import { innerEnv, newInnerCalls } from "../lib/inner-call";
 import { serveMcp } from "../mcp/server";
 import { type OpenApiDoc, type Tool, toolsOf } from "../mcp/tools";
 import type { AppContext } from "../middleware/app-env";
+import { namedOwner } from "../middleware/owner";
+import { OWNER_PARAM } from "../sharing/owner-param";
 import { json, type Operation, operation } from "./operation";
+import { ERRORS } from "./schemas/error";
 
 /** Sends a request through the Worker's app, as itself (see lib/inner-call.ts). */
 type ExecutionCtx = AppContext["executionCtx"];
@@ -51,16 +54,30 @@ export function mcpOperations(document: () => unknown, appFetch: () => AppFetch)
         200: json(JsonRpcMessage, "The JSON-RPC response (a tool result, with x402 _meta)"),
         202: { description: "A notification or response was accepted" },
         400: transportError("Not a valid JSON-RPC message"),
+        // `owner` naming another wallet: no grant opens /mcp itself.
+        403: ERRORS[403],
         406: transportError("The client must accept application/json and text/event-stream"),
         415: transportError("The body must be application/json"),
       },
     },
     async (c) => {
+      // `?owner=` of another wallet is a 403 here as on every owner-only operation (an
+      // anonymous caller is no wallet's): a grant is used per tool call, through the tools'
+      // own `owner` argument, never for the whole batch (docs/sharing.md).
+      const identity = c.get("identity");
+      namedOwner(
+        c,
+        identity.status === "wallet" ? identity.wallet : undefined,
+        `POST /mcp takes no \`${OWNER_PARAM}\`: pass \`${OWNER_PARAM}\` as an argument of each tool call a grant opens (docs/sharing.md)`,
+      );
       tools ??= toolsOf(document() as OpenApiDoc);
       const fetchApp = appFetch();
       const ctx = executionCtx(c);
-      // One env for all the tool calls of this request: they share its one count (inner-call.ts).
-      const env = innerEnv(c.env);
+      // One env for all the tool calls of this request: they share its one count, and its
+      // rate-limit headers tell where they left the counts (inner-call.ts, middleware/meter.ts).
+      const calls = newInnerCalls();
+      c.set("innerCalls", calls);
+      const env = innerEnv(c.env, calls);
       return serveMcp(c.req.raw, c.req.valid("json"), tools, (request) =>
         fetchApp(request, env, ctx),
       );

@@ -11,6 +11,7 @@ import { PRICES } from "../meter/prices";
 import { type AppContext, type AppEnv, domain } from "../middleware/app-env";
 import { charged } from "../middleware/charge";
 import type { OperationMeta } from "../middleware/operation-meta";
+import { withoutOwnerIds } from "../middleware/owner";
 import { OwnerQuery } from "../sharing/owner-param";
 import { ERRORS, paidConflict } from "./schemas/error";
 import { Uuid } from "./schemas/memory";
@@ -107,7 +108,9 @@ export function operation<const R extends RouteConfig & { operationId: string }>
     description: `The public clients' path for \`${route.method.toUpperCase()} ${route.path}\`: the same operation, price and answer.`,
     "x-alias-of": route.operationId,
   }));
-  const serve = handler as unknown as (c: AppContext) => Response | Promise<Response>;
+  const own = handler as unknown as (c: AppContext) => Response | Promise<Response>;
+  // Through a grant, an answer shows nothing of the owner's internal id (docs/sharing.md).
+  const serve = shared ? withoutOwnerIds(own) : own;
   return {
     operationId: route.operationId,
     auth,

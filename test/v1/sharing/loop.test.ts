@@ -7,7 +7,8 @@
  *     and body, so nothing of the owner shows;
  *   - a read grant serves every read and is a 403 for every write; a write grant serves both;
  *   - every other operation that needs a wallet is a 403, grant or not.
- * Nothing the refused calls sent changes the owner's memories.
+ * Nothing the refused calls sent changes the owner's memories, and no answer through a grant
+ * shows the owner's internal user id.
  */
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +21,8 @@ const NS = "team";
 let operations: DocOperation[];
 let owner: Wallet;
 let ids: { team: string; other: string; hidden: string; relation: string };
+/** The owner's internal user id, which its own answers carry and shared ones must not. */
+let ownerId: string;
 
 /** What each shared operation is called with: its path's id, extra query and body. */
 function callOf(op: DocOperation): { path: string; body?: Json } {
@@ -59,6 +62,8 @@ beforeAll(async () => {
   });
   expect(rel.status).toBe(201);
   ids = { team, other, hidden, relation: rel.body.id };
+  ownerId = (await owner.getMemory(team)).user_id;
+  expect(ownerId).toBeTruthy();
 });
 
 describe("the sharing loop over every declared operation", () => {
@@ -128,6 +133,7 @@ describe("the sharing loop over every declared operation", () => {
         expect(res.status, what).toBe(200);
         expect(JSON.stringify(res.body), what).not.toContain(ids.hidden);
         expect(JSON.stringify(res.body), what).not.toContain("4711");
+        expect(JSON.stringify(res.body), what).not.toContain(ownerId);
       } else if (op.operationId.startsWith("batchUpdateMemories")) {
         // Batch update reports each item: the read-only one fails with its 403.
         expect(res.status, what).toBe(200);
@@ -152,6 +158,7 @@ describe("the sharing loop over every declared operation", () => {
       const what = `${op.method} ${op.path}: ${JSON.stringify(res.body)}`;
       expect(res.status, what).toBeLessThan(300);
       expect(JSON.stringify(res.body), what).not.toContain(ids.hidden);
+      expect(JSON.stringify(res.body), what).not.toContain(ownerId);
     }
     const after = await owner.get(`/v1/memories/${ids.team}`);
     expect(after.status).toBe(404);

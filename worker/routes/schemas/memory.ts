@@ -22,7 +22,12 @@ export const CreatedBy = z.string().openapi({
 export const Memory = z
   .object({
     id: Uuid,
-    user_id: Uuid,
+    // Optional: left out of the answers a grantee gets through `?owner=` (sharing/answer.ts),
+    // which show nothing of the owner's internal id; always present in the owner's own.
+    user_id: Uuid.optional().openapi({
+      description:
+        "The owning user's internal id. Always present in your own answers; left out of answers through a grant (`owner` of another wallet), which show nothing of the owner's internal id",
+    }),
     namespace: z.string(),
     content: z.string(),
     embedding_model: z.string().nullable(),
