@@ -46,8 +46,8 @@ export default async function setup(project: TestProject) {
   // test/meaning*.ts) point a Worker at this endpoint.
   const model = startModelProcess();
   const fake = await startFakeOpenAi();
-  const facilitator = await startFakeFacilitator();
   const chain = await startLocalChain({ log: (line) => console.log(`[test-chain] ${line}`) });
+  const facilitator = await startFakeFacilitator(chain.rpcUrl);
   project.provide("databaseUrl", db.url);
   project.provide("wsProxy", db.wsProxy);
   project.provide("databaseSerial", db.workerVars.DATABASE_SERIAL ?? "");

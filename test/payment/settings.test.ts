@@ -29,9 +29,19 @@ describe("payment settings", () => {
       {
         X402_PAY_TO: PAY_TO,
         X402_FACILITATOR_URL: "https://f.example",
-        X402_RPC_URL: chain.rpcUrl,
+        X402_FACILITATOR_KEY: chain.facilitatorKey,
       },
       /both set: choose one facilitator/,
+    ],
+    [
+      "a remote facilitator on a chain the service cannot read",
+      {
+        ...localChainVars(chain),
+        X402_RPC_URL: "",
+        X402_FACILITATOR_KEY: "",
+        X402_FACILITATOR_URL: "https://f.example",
+      },
+      /needs X402_RPC_URL too/,
     ],
     [
       "an RPC URL without a key",

@@ -84,12 +84,8 @@ export function reserveFree(
       ...(count === 1 ? {} : { count }),
     };
   }
-  if (creditPrice !== undefined && creditPrice > 0) {
-    const held = read(sql, CREDIT);
-    if (held >= creditPrice) {
-      write(sql, CREDIT, held - creditPrice);
-      return { granted: true, used, remaining, credit: creditPrice };
-    }
+  if (creditPrice !== undefined && creditPrice > 0 && spendCredit(sql, creditPrice)) {
+    return { granted: true, used, remaining, credit: creditPrice };
   }
   return { granted: false, used, remaining };
 }
@@ -106,6 +102,14 @@ export function addCredit(sql: SqlStorage, atomic: number): { credit: number } {
   const credit = read(sql, CREDIT) + atomic;
   write(sql, CREDIT, credit);
   return { credit };
+}
+
+/** Takes `atomic` units of the wallet's credit if it holds that much. */
+export function spendCredit(sql: SqlStorage, atomic: number): boolean {
+  const held = read(sql, CREDIT);
+  if (held < atomic) return false;
+  write(sql, CREDIT, held - atomic);
+  return true;
 }
 
 export function freeStatus(sql: SqlStorage, total: number): FreeUsage {

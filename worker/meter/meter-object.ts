@@ -41,6 +41,18 @@
  *     PAYMENT-RESPONSE receipt) of that answer, kept for an hour (expires_at). A request
  *     given up without paying deletes its 'pending' row. See payment-ids.ts.
  *
+ *   unsettled_payment(nonce TEXT PRIMARY KEY, authorization TEXT, rpc_url TEXT,
+ *                     transaction_hash TEXT, amount INTEGER, valid_before INTEGER, state TEXT,
+ *                     next_check_at INTEGER, checks INTEGER, resolved_at INTEGER)
+ *     Wallet objects only, for the wallet as payer: payments whose settlement's outcome was
+ *     unknown when their call answered 502 (payment/outcome.ts), keyed like payment_nonce.
+ *     `authorization` is the JSON AuthorizationRef the chain is asked about (at `rpc_url`),
+ *     `amount` the price credited when it shows the authorization used, `valid_before` (unix
+ *     s) when an unused one can no longer be. 'unknown' until the object's alarm (checks at
+ *     `next_check_at`, ms, backing off) or a retry resolves it: 'credited', 'served' (a retry
+ *     was served by it) or 'expired' (nothing moved; its nonce released). Resolved rows are
+ *     pruned a day after `resolved_at` (ms). See unsettled.ts.
+ *
  *   sign_in_nonce(nonce TEXT PRIMARY KEY, expires_at INTEGER)
  *     Wallet objects only, for the wallet as signer: nonces of sign-in-with-x messages
  *     (auth/siwx.ts) already used to identify a request, and `session:<timestamp>` for each
@@ -48,9 +60,11 @@
  *     are pruned once `expires_at` (issuedAt, or the timestamp, plus 300 s) is past.
  *
  * Every method is synchronous: it runs to completion without yielding, so calls from
- * concurrent requests are serialised by the object and each read-modify-write is atomic.
+ * concurrent requests are serialised by the object and each read-modify-write is atomic. The
+ * one exception is the alarm, which reads the chain between its synchronous steps.
  */
 import { DurableObject } from "cloudflare:workers";
+import { authorizationUsed } from "../payment/chain-state";
 import {
   addCredit,
   CREDIT_TABLE,
@@ -79,14 +93,33 @@ import {
   PAYMENT_ID_TABLE,
   type PaymentIdClaim,
   releasePaymentId,
+  reopenPaymentId,
   type StoredResponse,
 } from "./payment-ids";
+import {
+  checkAgainLater,
+  type DueUnsettled,
+  keepUnsettled,
+  nextCheckAt,
+  resolveUnsettled,
+  serveUnsettled,
+  stillUnknown,
+  UNSETTLED_TABLE,
+  type UnsettledPayment,
+  type UnsettledState,
+  unsettledRow,
+  unsettledState,
+} from "./unsettled";
+
+/** An unused authorization counts as expired this long after its validBefore (s): clock skew. */
+const EXPIRY_MARGIN_SECONDS = 120;
 
 /** A rate-limit verdict, and the free call taken with it when one was asked for. */
 export type MeteredHit = HitResult & { free?: FreeGrant };
 
 export type { FreeAsk, FreeGrant, FreeUsage } from "./allowance";
 export type { PaymentClaim, SignInNonceClaim } from "./nonces";
+export type { UnsettledPayment, UnsettledState } from "./unsettled";
 
 type WindowRow = { bucket: string; window_start: number; count: number };
 
@@ -111,6 +144,7 @@ export class Meter extends DurableObject<NoBindings> {
     this.sql.exec(CREDIT_TABLE);
     this.sql.exec(PAYMENT_ID_TABLE);
     this.sql.exec(SIGN_IN_NONCE_TABLE);
+    this.sql.exec(UNSETTLED_TABLE);
   }
 
   /** Counts one request in `bucket` unless its window is full (a refusal consumes nothing). */
@@ -208,6 +242,68 @@ export class Meter extends DurableObject<NoBindings> {
 
   releasePaymentId(id: string): void {
     releasePaymentId(this.sql, id);
+  }
+
+  reopenPaymentId(id: string, pendingUntil: number): boolean {
+    return reopenPaymentId(this.sql, id, pendingUntil);
+  }
+
+  /** Keeps a payment whose settlement's outcome is unknown, and checks the chain for it. */
+  async keepUnsettled(payment: UnsettledPayment, nowMs: number): Promise<void> {
+    const due = keepUnsettled(this.sql, payment, nowMs);
+    await this.ctx.storage.setAlarm(due);
+  }
+
+  unsettledState(nonce: string): UnsettledState | undefined {
+    return unsettledState(this.sql, nonce);
+  }
+
+  /** The chain's answer for a kept payment (unsettled.ts). */
+  resolveUnsettled(
+    nonce: string,
+    outcome: "paid" | "expired",
+    nowMs: number,
+  ): UnsettledState | undefined {
+    return resolveUnsettled(this.sql, nonce, outcome, nowMs);
+  }
+
+  /** A retry served by the credit a kept payment became (unsettled.ts). */
+  serveUnsettled(nonce: string, nowMs: number): boolean {
+    return serveUnsettled(this.sql, nonce, nowMs);
+  }
+
+  /**
+   * A retry's look at its kept payment: a still-unknown one is checked on chain now, as the
+   * alarm would; the answer is its state after.
+   */
+  async checkUnsettled(nonce: string): Promise<UnsettledState | undefined> {
+    const payment = unsettledRow(this.sql, nonce);
+    if (payment) await this.check(payment);
+    return unsettledState(this.sql, nonce);
+  }
+
+  /** The background check of kept payments (unsettled.ts). */
+  override async alarm(): Promise<void> {
+    for (const payment of stillUnknown(this.sql)) await this.check(payment);
+    const next = nextCheckAt(this.sql);
+    if (next !== undefined) await this.ctx.storage.setAlarm(next);
+  }
+
+  /**
+   * One kept payment looked up on chain: used means paid (credited); unused past its
+   * validBefore means it never will be (expired); anything else (unused, or the chain
+   * unreachable) is checked again later. Each outcome is one synchronous step after the read,
+   * so a retry and the alarm cannot both resolve it.
+   */
+  private async check(payment: DueUnsettled): Promise<void> {
+    const used = await authorizationUsed(payment.rpcUrl, payment.authorization).catch(
+      () => undefined,
+    );
+    const now = Date.now();
+    if (used === true) resolveUnsettled(this.sql, payment.nonce, "paid", now);
+    else if (used === false && now / 1000 > payment.validBefore + EXPIRY_MARGIN_SECONDS) {
+      resolveUnsettled(this.sql, payment.nonce, "expired", now);
+    } else checkAgainLater(this.sql, payment.nonce, payment.checks, now);
   }
 
   /** Takes a sign-in (or session) nonce once (nonces.ts). */

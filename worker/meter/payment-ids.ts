@@ -99,3 +99,17 @@ export function completePaymentId(
 export function releasePaymentId(sql: SqlStorage, id: string): void {
   sql.exec("DELETE FROM payment_id WHERE id = ? AND state = 'pending'", id);
 }
+
+/**
+ * An answered identifier taken again by a retry that will answer anew: the retry of a request
+ * whose payment's outcome was unknown, now paid (middleware/payment-unsettled.ts). Only one
+ * retry reopens it; the others find it pending.
+ */
+export function reopenPaymentId(sql: SqlStorage, id: string, pendingUntil: number): boolean {
+  const cursor = sql.exec(
+    "UPDATE payment_id SET state = 'pending', expires_at = ? WHERE id = ? AND state = 'done'",
+    pendingUntil,
+    id,
+  );
+  return cursor.rowsWritten > 0;
+}

@@ -14,6 +14,8 @@ import type {
   MeteredHit,
   PaymentClaim,
   SignInNonceClaim as StoredNonceClaim,
+  UnsettledPayment,
+  UnsettledState,
 } from "../meter/meter-object";
 import type { PaymentIdClaim, StoredResponse } from "../meter/payment-ids";
 
@@ -23,6 +25,8 @@ export type {
   FreeUsage,
   MeteredHit,
   PaymentClaim,
+  UnsettledPayment,
+  UnsettledState,
 } from "../meter/meter-object";
 export type { PaymentIdClaim, StoredResponse } from "../meter/payment-ids";
 
@@ -100,6 +104,23 @@ export interface WalletMeter {
   ): Promise<PaymentIdClaim>;
   completePaymentId(id: string, response: StoredResponse, expiresAt: number): Promise<void>;
   releasePaymentId(id: string): Promise<void>;
+  /** An answered identifier taken again by a retry that answers anew (payment-ids.ts). */
+  reopenPaymentId(id: string, pendingUntil: number): Promise<boolean>;
+  /**
+   * Keeps a payment whose settlement's outcome is unknown until the chain tells (the
+   * unsettled_payment table in meter-object.ts): credited if it paid, released if it expired.
+   */
+  keepUnsettled(payment: UnsettledPayment, nowMs: number): Promise<void>;
+  unsettledState(nonce: string): Promise<UnsettledState | undefined>;
+  /** A still-unknown kept payment checked on chain now; its state after. */
+  checkUnsettled(nonce: string): Promise<UnsettledState | undefined>;
+  resolveUnsettled(
+    nonce: string,
+    outcome: "paid" | "expired",
+    nowMs: number,
+  ): Promise<UnsettledState | undefined>;
+  /** A retry served by the credit a kept payment became. */
+  serveUnsettled(nonce: string, nowMs: number): Promise<boolean>;
   /** Takes the nonce of this wallet's sign-in-with-x message, once (sign_in_nonce table). */
   claimSignInNonce(nonce: string, expiresAt: number, nowSeconds: number): Promise<SignInNonceClaim>;
 }
@@ -165,6 +186,12 @@ const NOTHING_KEPT: WalletMeter = {
   claimPaymentId: async () => ({ outcome: "claimed" }),
   completePaymentId: async () => {},
   releasePaymentId: async () => {},
+  keepUnsettled: async () => {},
+  unsettledState: async () => undefined,
+  checkUnsettled: async () => undefined,
+  reopenPaymentId: async () => false,
+  resolveUnsettled: async () => undefined,
+  serveUnsettled: async () => false,
   claimSignInNonce: async () => "unavailable",
 };
 

@@ -23,23 +23,35 @@
  * `X-Payment-Credited`.
  *
  * A payment given up before it settled releases its nonce: nothing was transferred, so the
- * client may send the same authorization again. A settlement whose outcome is unknown (the
- * facilitator could not be reached) keeps it, since the transfer may have happened, and
- * nothing is served (502).
+ * client may send the same authorization again.
+ *
+ * A settlement that does not say "settled" is a refusal only when it provably sent nothing.
+ * Otherwise (the facilitator said `settlement_pending`, timed out, failed after sending, or
+ * could not be reached mid-settlement) its outcome is unknown, and the chain is asked
+ * (payment/outcome.ts): paid, the call is served; refused, the nonce is released and the
+ * answer is a 402; still unknown at the deadline, the answer is a 502 that says so, the nonce
+ * stays taken, and the payer's Meter checks the chain in the background and credits the price
+ * when the transfer confirms (meter/unsettled.ts). No paid call waits for its settlement longer
+ * than SETTLEMENT_BOUND_MS.
  *
  * Payment identifiers (payment/payment-id.ts), claimed atomically in the payer's Meter: a new
  * one runs the request and keeps its answer once it was served and paid (or the settlement's
  * outcome is unknown); the same request again gets that answer back without paying; another
  * request with it is a 409, and so is a duplicate that arrives while the first is still
  * running. A request given up unpaid, or failed and credited, frees its identifier for a
- * retry (which its credit then pays for).
+ * retry (which its credit then pays for). The retry of an unknown outcome learns it
+ * (payment-unsettled.ts): served once the chain shows the payment made, a 402 once its
+ * authorization expired unused, else the same 502.
  */
 import { encodePaymentResponseHeader } from "@x402/core/http";
-import type { PaymentRequirements } from "@x402/core/types";
+import type { SettleError, SettleResponse } from "@x402/core/types";
 import { ApiError } from "../errors";
 import { logError } from "../lib/log";
 import { bindingProblem } from "../payment/binding";
-import { type DecodedPayment, decodePayment, verifyPayer } from "../payment/payload";
+import { authorizationOf } from "../payment/chain-state";
+import type { SendLedger } from "../payment/in-process-facilitator";
+import { findOut } from "../payment/outcome";
+import { decodePayment, verifyPayer } from "../payment/payload";
 import {
   PAYMENT_ID_LEASE_SECONDS,
   PAYMENT_ID_MEMORY_SECONDS,
@@ -64,38 +76,29 @@ import { paymentSettings } from "../payment/settings";
 import type { AppContext } from "./app-env";
 import { errorResponse } from "./error-response";
 import type { StoredResponse, WalletMeter } from "./metering";
+import { type PaidCall, type Run, runPaid, type Served } from "./paid-call";
+import { PAYMENT_UNSETTLED_HEADER, retryUnsettled, unsettledAnswer } from "./payment-unsettled";
 
 /** How long the service remembers a payment nonce at most (see Meter.claimPayment). */
 const NONCE_MEMORY_SECONDS = 24 * 60 * 60;
 
-/** The header of a failed answer whose settled payment went to the payer's credit. */
-export const PAYMENT_CREDITED_HEADER = "X-Payment-Credited";
-
-/** The handler of the paid call, its thrown errors already rendered as responses. */
-export type Run = () => Promise<Response>;
+/**
+ * The longest a paid call waits for its payment (docs/payments.md): verification and
+ * settlement may run until SETTLE_DEADLINE_MS after the call began, the in-process
+ * facilitator's receipt wait included; a remote facilitator is given up on REMOTE_SETTLE_MS
+ * after; the chain is asked until SETTLEMENT_BOUND_MS. Past it the outcome is unknown (502).
+ */
+const SETTLE_DEADLINE_MS = 9_000;
+const REMOTE_SETTLE_MS = 10_000;
+export const SETTLEMENT_BOUND_MS = 13_000;
 
 function facilitatorError(c: AppContext, what: string, err: unknown): ApiError {
   logError(`[${c.get("requestId")}] x402 facilitator: ${what} failed`, err);
   return new ApiError("BAD_GATEWAY", `Payment facilitator unavailable: could not ${what}`);
 }
 
-/** A paid call whose payment decoded, pays for this call, and matches its requirement. */
-interface PaidCall {
-  payment: DecodedPayment;
-  requirement: PaymentRequirements;
-  resource: PaidResource;
-  server: Awaited<ReturnType<typeof resourceServer>>;
-  refuse: (reason: string, opts?: Omit<RefusalOptions, "reason">) => Promise<ApiError>;
-}
-
 /** How a settlement ended: settled (with its receipt), or unknown (nothing was served). */
 type Settlement = { outcome: "settled"; receipt: string } | { outcome: "unknown"; error: ApiError };
-
-/** How a paid call ended, for its payment identifier. */
-type Served =
-  | { outcome: "served"; response: Response }
-  | { outcome: "credited"; response: Response }
-  | { outcome: "unknown"; response: Response };
 
 /** Serves a paid call against the PAYMENT-SIGNATURE it carries (see the module comment). */
 export async function payForCall(
@@ -109,6 +112,8 @@ export async function payForCall(
     paymentRequiredError(settings, resource, { ...opts, reason });
   const facilitator = settings.facilitator;
   if (!settings.payTo || !facilitator) throw await refuse(PAYMENTS_OFF);
+  const startedMs = Date.now();
+  const ledger: SendLedger = { attempted: false, sent: [] };
 
   const decoded = decodePayment(header);
   if (!decoded.ok) throw await refuse(decoded.reason);
@@ -117,7 +122,9 @@ export async function payForCall(
   if (unbound) throw await refuse(unbound);
   const server = await c
     .get("timings")
-    .measure("x402-init", () => resourceServer(settings, facilitator))
+    .measure("x402-init", () =>
+      resourceServer(settings, facilitator, { deadlineMs: startedMs + SETTLE_DEADLINE_MS, ledger }),
+    )
     .catch((err: unknown) => {
       throw facilitatorError(c, "start", err);
     });
@@ -128,7 +135,16 @@ export async function payForCall(
       "the payment does not match this call's requirement (scheme, network, asset, amount, payTo)",
     );
   }
-  const call: PaidCall = { payment, requirement, resource, server, refuse };
+  const call: PaidCall = {
+    payment,
+    requirement,
+    resource,
+    settings,
+    server,
+    refuse,
+    startedMs,
+    ledger,
+  };
   const id = paymentIdOf(payment.payload);
   if (!id.ok) throw await refuse(id.reason);
   if (id.id === null) return (await settleAndRun(c, call, run)).response;
@@ -154,7 +170,11 @@ async function chargeOnce(c: AppContext, call: PaidCall, id: string, run: Run): 
     );
   if (claim.outcome === "conflict") throw paymentIdConflict(id);
   if (claim.outcome === "in_progress") throw paymentIdInProgress(id);
-  if (claim.outcome === "replay") return replayOf(id, claim.response);
+  if (claim.outcome === "replay") {
+    const unsettled = claim.response.headers[PAYMENT_UNSETTLED_HEADER];
+    if (!unsettled) return replayOf(id, claim.response);
+    return retryUnsettled(c, call, { id, nonce: unsettled, stored: claim.response }, run);
+  }
 
   let served: Served;
   try {
@@ -195,28 +215,33 @@ async function settleAndRun(c: AppContext, call: PaidCall, run: Run): Promise<Se
   if (settlement.outcome === "unknown") {
     return { outcome: "unknown", response: errorResponse(c, settlement.error) };
   }
-  const response = await run();
-  response.headers.set(PAYMENT_RESPONSE_HEADER, settlement.receipt);
-  if (response.status < 400) return { outcome: "served", response };
-  // Paid, then failed: the price goes to the payer's credit, for its next paid call.
-  const { atomic } = call.resource.price;
-  await c
-    .get("metering")
-    .wallet(call.payment.payer)
-    .addCredit(Number(atomic))
-    .then(() => response.headers.set(PAYMENT_CREDITED_HEADER, atomic))
-    .catch((err: unknown) =>
-      logError(`[${c.get("requestId")}] could not credit a failed paid call`, err),
-    );
-  return { outcome: "credited", response };
+  return runPaid(c, call, run, settlement.receipt);
 }
+
+/** `work`, or `undefined` once `ms` have passed (the work goes on, unawaited). */
+function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+const isSettleError = (err: unknown): err is SettleError =>
+  err instanceof Error && err.name === "SettleError";
+
+/** How the facilitator's settle call ended: its answer, or none (it failed or timed out). */
+type Attempt =
+  | { response: SettleResponse }
+  | { response?: undefined; cause: unknown; timedOut?: true };
 
 /**
  * Claims the payment's nonce, verifies and settles (module comment). A refusal throws and
- * releases the nonce; an unknown outcome keeps it.
+ * releases the nonce; a payment the chain shows made is settled; an outcome still unknown at
+ * the bound keeps the nonce, and the payment goes to the Meter's background check.
  */
 async function settle(c: AppContext, call: PaidCall): Promise<Settlement> {
-  const { payment, requirement, server, refuse } = call;
+  const { payment, requirement, server, refuse, startedMs } = call;
   const timings = c.get("timings");
   const meter = c.get("metering").wallet(payment.payer);
   const now = Math.floor(Date.now() / 1000);
@@ -237,39 +262,73 @@ async function settle(c: AppContext, call: PaidCall): Promise<Settlement> {
   let keepNonce = false;
   try {
     const verified = await timings
-      .measure("x402-verify", () => server.verifyPayment(payment.payload, requirement))
+      .measure("x402-verify", () =>
+        within(
+          server.verifyPayment(payment.payload, requirement),
+          startedMs + SETTLE_DEADLINE_MS - Date.now(),
+        ),
+      )
       .catch((err: unknown) => {
         throw facilitatorError(c, "verify the payment", err);
       });
+    if (!verified) throw facilitatorError(c, "verify the payment", "timed out");
     if (!verified.isValid) {
       throw await refuse(verified.invalidReason ?? "invalid payment", {
         detail: verified.invalidMessage,
       });
     }
-    let settled: Awaited<ReturnType<typeof server.settlePayment>>;
-    try {
-      settled = await timings.measure("x402-settle", () =>
+    const attempt: Attempt = await timings.measure("x402-settle", () =>
+      within(
         server.settlePayment(payment.payload, requirement),
-      );
-    } catch (err) {
+        startedMs + REMOTE_SETTLE_MS - Date.now(),
+      ).then(
+        (response): Attempt => (response ? { response } : { cause: "timed out", timedOut: true }),
+        (cause: unknown): Attempt => ({ cause }),
+      ),
+    );
+    const settled = attempt.response;
+    if (settled?.success) {
       keepNonce = true;
-      return { outcome: "unknown", error: facilitatorError(c, "settle the payment", err) };
+      await recordSettled(c, meter, payment.nonceKey);
+      return { outcome: "settled", receipt: encodePaymentResponseHeader(settled) };
     }
-    const receipt = encodePaymentResponseHeader(settled);
-    if (!settled.success) {
-      throw await refuse(`settlement failed: ${settled.errorReason ?? "unknown reason"}`, {
-        detail: settled.errorMessage,
-        headers: { [PAYMENT_RESPONSE_HEADER]: receipt },
+    const reason = settled?.errorReason ?? "the facilitator did not answer";
+    if (sentNothing(call, attempt)) {
+      throw await refuse(`settlement failed: ${reason}`, {
+        detail: settled?.errorMessage,
+        ...(settled
+          ? { headers: { [PAYMENT_RESPONSE_HEADER]: encodePaymentResponseHeader(settled) } }
+          : {}),
       });
     }
+    // Its outcome is unknown: the nonce stays taken until the chain tells.
     keepNonce = true;
-    // Best effort: a nonce left 'pending' refuses replays just the same.
-    await meter
-      .settlePayment(payment.nonceKey)
-      .catch((err: unknown) =>
-        logError(`[${c.get("requestId")}] could not record a settled payment`, err),
-      );
-    return { outcome: "settled", receipt };
+    if (!settled)
+      logError(`[${c.get("requestId")}] x402 facilitator: settle failed`, attempt.cause);
+    const transaction = settled?.transaction || call.ledger.sent.at(-1);
+    const found = await timings.measure("x402-find-out", () =>
+      findOut(
+        call.settings.rpcUrl,
+        authorizationOf(payment),
+        transaction,
+        startedMs + SETTLEMENT_BOUND_MS,
+      ),
+    );
+    if (found.outcome === "paid") {
+      await recordSettled(c, meter, payment.nonceKey);
+      const receipt = encodePaymentResponseHeader({
+        success: true,
+        transaction: found.transaction ?? "",
+        network: requirement.network,
+        payer: payment.payer,
+      });
+      return { outcome: "settled", receipt };
+    }
+    if (found.outcome === "refused") {
+      keepNonce = false;
+      throw await refuse(`settlement failed: ${reason}`, { detail: settled?.errorMessage });
+    }
+    return { outcome: "unknown", error: await unsettledAnswer(c, call, reason, found.transaction) };
   } finally {
     if (!keepNonce) {
       await meter
@@ -279,4 +338,26 @@ async function settle(c: AppContext, call: PaidCall): Promise<Settlement> {
         );
     }
   }
+}
+
+/**
+ * Whether a settlement that did not succeed provably moved nothing: the in-process facilitator
+ * never tried to send, or a remote one answered a refusal that names no transaction.
+ */
+function sentNothing(call: PaidCall, attempt: Attempt): boolean {
+  // Timed out, it may still send: only a settlement that has ended can prove it sent nothing.
+  if (call.settings.facilitator?.kind === "in-process") {
+    return !call.ledger.attempted && !("timedOut" in attempt);
+  }
+  const answer = attempt.response;
+  return answer !== undefined && answer.errorReason !== "settlement_pending" && !answer.transaction;
+}
+
+/** Best effort: a nonce left 'pending' refuses replays just the same. */
+async function recordSettled(c: AppContext, meter: WalletMeter, nonceKey: string) {
+  await meter
+    .settlePayment(nonceKey)
+    .catch((err: unknown) =>
+      logError(`[${c.get("requestId")}] could not record a settled payment`, err),
+    );
 }

@@ -1,15 +1,27 @@
 /**
  * The in-process facilitator: an x402Facilitator with the exact EVM scheme (@x402/evm) in this
  * Worker, verifying and settling against an RPC endpoint with its own key (X402_RPC_URL,
- * X402_FACILITATOR_KEY), paying the gas of each settlement.
+ * X402_FACILITATOR_KEY), paying the gas of each settlement. One is made per paid request.
  *
- * Its transactions are sent so that no settlement waits on another's nonce for ever:
- * - gas (and fees) are estimated before a nonce is taken: a settlement the chain would refuse
- *   (the payer's balance already spent by another at once) fails there, holding no nonce;
- * - within the isolate, one transaction is signed and sent at a time (not mined: receipts are
- *   awaited in parallel), so a send that fails cannot leave a gap that later ones wait behind;
- * - other isolates send from the account too: a nonce they took is refused by the chain
- *   before anything runs, and the transaction is sent again with a fresh one.
+ * Why per request: a Worker cannot carry I/O from one request to another. viem shares a
+ * client's block polling among everyone waiting on that client, so with one client per
+ * isolate a receipt wait that the first request's polling served stalled for viem's 180 s
+ * timeout once that request had answered (issue #44: paid calls of 180 and 360 s under mixed
+ * load). Here nothing but plain numbers outlives a request, and receipts are polled by the
+ * request that waits for them, until its deadline.
+ *
+ * Its transactions are sent so that no settlement waits on another's nonce, and a payment that
+ * can no longer succeed costs no gas:
+ * - within the isolate, one transaction is checked, signed and sent at a time (its "turn");
+ *   receipts are awaited in parallel;
+ * - in its turn, the transfer is simulated against the pending state, after every earlier
+ *   send: a payment whose payer's balance another payment just spent is refused there, with
+ *   no transaction (before the turns were re-checked, concurrent payments over a balance were
+ *   mined and reverted, each at the facilitator's gas);
+ * - the nonce is the chain's pending count, or one past the isolate's last send when the
+ *   endpoint lags; another isolate's nonce refused by the chain is sent again with a fresh one;
+ * - a turn is waited for at most TURN_WAIT_MS: a request cancelled in its turn cannot hold up
+ *   the isolate's later payments.
  */
 import { x402Facilitator } from "@x402/core/facilitator";
 import type { FacilitatorClient } from "@x402/core/server";
@@ -23,53 +35,51 @@ import type {
 } from "@x402/core/types";
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme as ExactEvmFacilitatorScheme } from "@x402/evm/exact/facilitator";
-import {
-  type Abi,
-  createWalletClient,
-  defineChain,
-  type Hex,
-  http,
-  nonceManager,
-  publicActions,
-} from "viem";
+import { type Abi, createWalletClient, defineChain, type Hex, http, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { PaymentSettings } from "./settings";
 
 /** How often a transaction refused for its nonce is sent again. */
 const NONCE_ATTEMPTS = 5;
+/** How long a send waits for the turn before it at most: a cancelled request's turn ends here. */
+const TURN_WAIT_MS = 5_000;
+/** How often a receipt is asked for (Base makes a block every 2 s; anvil mines at once). */
+const RECEIPT_POLL_MS = 200;
+/** One JSON-RPC call: after this it counts as failed (viem's own default is 10 s, 3 retries). */
+const RPC_TIMEOUT_MS = 5_000;
 
-/** The isolate's transactions, one signed and sent after another. */
-let sending: Promise<unknown> = Promise.resolve();
+/** What one request's facilitator did: whether it sent, and what. */
+export interface SendLedger {
+  /** A send was attempted: from then on, a transfer may have happened. */
+  attempted: boolean;
+  /** Hashes of transactions the chain accepted. */
+  sent: Hex[];
+}
 
-function inTurn<T>(send: () => Promise<T>): Promise<T> {
-  const turn = sending.then(send, send);
-  sending = turn.catch(() => {});
+/** The isolate's transactions, one checked, signed and sent after another. */
+let turns: Promise<unknown> = Promise.resolve();
+/** The nonce of the isolate's last accepted send, per account: only a number crosses requests. */
+const lastNonce = new Map<string, number>();
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const before = turns;
+  const turn = Promise.race([before.catch(() => {}), sleep(TURN_WAIT_MS)]).then(work);
+  turns = turn.catch(() => {});
   return turn;
 }
 
-/**
- * Sends a transaction in its turn, and again with a fresh nonce while the chain refuses its
- * nonce as used (refused, it never ran: sending it again cannot pay twice).
- */
-function send<T>(address: Hex, chainId: number, transaction: () => Promise<T>): Promise<T> {
-  return inTurn(async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await transaction();
-      } catch (err) {
-        const taken = /nonce too low|nonce has already been used|underpriced/i.test(String(err));
-        if (!taken || attempt === NONCE_ATTEMPTS) throw err;
-        nonceManager.reset({ address, chainId });
-      }
-    }
-  });
-}
+const nonceTaken = (err: unknown) =>
+  /nonce too low|nonce has already been used|underpriced|already known/i.test(String(err));
 
-/** An x402Facilitator in this Worker, verifying and settling against `rpcUrl` with `key`. */
+/** An x402Facilitator for one request, verifying and settling against `rpcUrl` with `key`. */
 export function inProcessFacilitator(
   settings: PaymentSettings,
   rpcUrl: string,
   key: Hex,
+  deadlineMs: number,
+  ledger: SendLedger,
 ): FacilitatorClient {
   const chain = defineChain({
     id: settings.chainId,
@@ -77,20 +87,46 @@ export function inProcessFacilitator(
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
-  // viem's nonce manager hands out the facilitator's nonces within the isolate.
-  const account = privateKeyToAccount(key, { nonceManager });
-  // Receipts are polled every 500 ms (Base makes a block every 2 s; anvil mines at once).
+  const account = privateKeyToAccount(key);
   const client = createWalletClient({
     account,
     chain,
-    transport: http(rpcUrl),
-    pollingInterval: 500,
+    transport: http(rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 1 }),
   }).extend(publicActions);
   const { address } = account;
-  // Fees are read before the transaction's turn, like its gas, so the turn holds only the
-  // nonce, the signature and the send; where they cannot be read, viem reads them in the turn.
-  const feesOutsideTheTurn = () =>
-    client.estimateFeesPerGas().catch(() => ({}) as Record<string, never>);
+
+  /**
+   * In its turn: `check` (a simulation against the pending state, which throws for a
+   * transaction that would revert, so nothing is sent), then the send with the next nonce.
+   */
+  const send = (
+    check: () => Promise<bigint>,
+    transact: (gas: bigint, nonce: number) => Promise<Hex>,
+  ) =>
+    inTurn(async () => {
+      if (Date.now() > deadlineMs) throw new Error("settlement deadline passed before sending");
+      const gas = await check();
+      for (let attempt = 1; ; attempt++) {
+        const pending = await client.getTransactionCount({ address, blockTag: "pending" });
+        const last = lastNonce.get(address);
+        const nonce = last !== undefined && pending <= last ? last + 1 : pending;
+        ledger.attempted = true;
+        try {
+          const hash = await transact(gas, nonce);
+          lastNonce.set(address, nonce);
+          ledger.sent.push(hash);
+          return hash;
+        } catch (err) {
+          if (!nonceTaken(err) || attempt === NONCE_ATTEMPTS) throw err;
+          // Refused for its nonce, it never ran: sending it again cannot pay twice.
+          lastNonce.delete(address);
+        }
+      }
+    });
+
+  // Fees are read before the turn, so the turn holds only the check, the nonce and the send.
+  const fees = () => client.estimateFeesPerGas().catch(() => ({}) as Record<string, never>);
+
   const signer = toFacilitatorEvmSigner({
     address,
     readContract: (args) =>
@@ -105,22 +141,35 @@ export function inProcessFacilitator(
         args: args.args,
         ...(args.dataSuffix === undefined ? {} : { dataSuffix: args.dataSuffix }),
       };
-      const [gas, fees] = await Promise.all([
-        args.gas ?? client.estimateContractGas({ ...call, account }),
-        feesOutsideTheTurn(),
-      ]);
-      return send(address, settings.chainId, () => client.writeContract({ ...call, gas, ...fees }));
-    },
-    sendTransaction: async (args) => {
-      const [gas, fees] = await Promise.all([
-        client.estimateGas({ account, to: args.to, data: args.data }),
-        feesOutsideTheTurn(),
-      ]);
-      return send(address, settings.chainId, () =>
-        client.sendTransaction({ to: args.to, data: args.data, gas, ...fees }),
+      const feeValues = await fees();
+      return send(
+        () =>
+          args.gas !== undefined
+            ? Promise.resolve(args.gas)
+            : client.estimateContractGas({ ...call, account, blockTag: "pending" }),
+        (gas, nonce) => client.writeContract({ ...call, gas, nonce, ...feeValues }),
       );
     },
-    waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
+    sendTransaction: async (args) => {
+      const feeValues = await fees();
+      return send(
+        () => client.estimateGas({ account, to: args.to, data: args.data, blockTag: "pending" }),
+        (gas, nonce) =>
+          client.sendTransaction({ to: args.to, data: args.data, gas, nonce, ...feeValues }),
+      );
+    },
+    // Polled by this request alone, until its deadline; past it x402 answers
+    // `settlement_pending` with the transaction, and the service finds out (outcome.ts).
+    waitForTransactionReceipt: async ({ hash }) => {
+      for (;;) {
+        const receipt = await client.getTransactionReceipt({ hash }).catch(() => undefined);
+        if (receipt) return receipt;
+        if (Date.now() + RECEIPT_POLL_MS > deadlineMs) {
+          throw new Error(`no receipt for ${hash} before the settlement deadline`);
+        }
+        await sleep(RECEIPT_POLL_MS);
+      }
+    },
     getCode: (args) => client.getCode(args),
   });
   const facilitator = new x402Facilitator().register(

@@ -16,7 +16,7 @@ import {
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import type { StoredResponse } from "../meter/payment-ids";
-import { PAYMENT_RESPONSE_HEADER } from "./required";
+import { PAYMENT_RESPONSE_HEADER, PAYMENT_UNSETTLED_HEADER } from "./required";
 
 /** How long an answer is kept for retries (from when it was sent). */
 export const PAYMENT_ID_MEMORY_SECONDS = 60 * 60;
@@ -53,15 +53,20 @@ export function requestFingerprint(
   return sha256Hex(JSON.stringify([caller, request.method, url.pathname + url.search, body]));
 }
 
-/** The answer to keep for `response` (its body unless too large), and its receipt. */
+/**
+ * The answer to keep for `response` (its body unless too large), its receipt, and the nonce
+ * of a payment whose outcome was unknown.
+ */
 export async function storedResponseOf(response: Response): Promise<StoredResponse> {
   const text = await response.clone().text();
   const size = new TextEncoder().encode(text).byteLength;
   const headers: Record<string, string> = {
     "content-type": response.headers.get("content-type") ?? "application/json",
   };
-  const receipt = response.headers.get(PAYMENT_RESPONSE_HEADER);
-  if (receipt) headers[PAYMENT_RESPONSE_HEADER] = receipt;
+  for (const name of [PAYMENT_RESPONSE_HEADER, PAYMENT_UNSETTLED_HEADER]) {
+    const value = response.headers.get(name);
+    if (value) headers[name] = value;
+  }
   return {
     status: response.status,
     body: size <= PAYMENT_ID_MAX_BODY_BYTES ? text : null,

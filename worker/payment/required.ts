@@ -24,6 +24,11 @@ import {
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
 export const PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
+/**
+ * On a 502 whose payment's outcome is unknown: the payment's authorization nonce (its key in
+ * the payer's Meter), which the background check and a retry look it up by.
+ */
+export const PAYMENT_UNSETTLED_HEADER = "X-Payment-Unsettled";
 
 /** Said in the header's `error` when no X402_PAY_TO is configured. */
 export const PAYMENTS_OFF = "Payments are not configured on this service";

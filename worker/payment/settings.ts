@@ -14,6 +14,10 @@
  * - The facilitator: X402_FACILITATOR_URL (a remote one, production), or X402_RPC_URL +
  *   X402_FACILITATOR_KEY (in-process: this Worker verifies and settles against the RPC
  *   endpoint itself, paying gas from that key). Exactly one of the two with X402_PAY_TO.
+ * - X402_RPC_URL is also how the service reads the chain itself when a settlement's outcome is
+ *   unknown (payment/outcome.ts): with a remote facilitator it is read-only, and on Base and
+ *   Base Sepolia it defaults to their public endpoints; on any other network a remote
+ *   facilitator needs it.
  *
  * A contradiction here (paymentProblems) is reported by GET /health and logged, and is a 503 on
  * the paid calls that need a payment: free endpoints keep working meanwhile.
@@ -38,6 +42,12 @@ export type FacilitatorSettings =
   | { kind: "remote"; url: string }
   | { kind: "in-process"; rpcUrl: string; privateKey: Hex };
 
+/** Public read endpoints of the networks x402 knows USDC on, for the chain checks. */
+const PUBLIC_RPC: Record<string, string> = {
+  "eip155:8453": "https://mainnet.base.org",
+  "eip155:84532": "https://sepolia.base.org",
+};
+
 export interface PaymentSettings {
   network: Network;
   chainId: number;
@@ -47,6 +57,8 @@ export interface PaymentSettings {
   /** Undefined when payments are off (no X402_PAY_TO). */
   payTo?: Address;
   facilitator?: FacilitatorSettings;
+  /** Where the service reads the chain (authorization states, receipts); set with payTo. */
+  rpcUrl?: string;
 }
 
 function unavailable(problems: string[]): ApiError {
@@ -83,13 +95,18 @@ export function paymentProblems(config: Config): string[] {
   if (!config.X402_ASSET && !defaultAssetOf(network)) {
     problems.push(`X402_ASSET is required on ${network}: x402 knows no USDC there`);
   }
-  if (remote && (rpcUrl || key)) {
+  if (remote && key) {
     problems.push(
-      "X402_FACILITATOR_URL and X402_RPC_URL/X402_FACILITATOR_KEY are both set: choose one facilitator",
+      "X402_FACILITATOR_URL and X402_FACILITATOR_KEY are both set: choose one facilitator",
     );
   }
-  if (Boolean(rpcUrl) !== Boolean(key)) {
+  if (!remote && Boolean(rpcUrl) !== Boolean(key)) {
     problems.push("the in-process facilitator needs both X402_RPC_URL and X402_FACILITATOR_KEY");
+  }
+  if (remote && !rpcUrl && !PUBLIC_RPC[network]) {
+    problems.push(
+      `X402_FACILITATOR_URL on ${network} needs X402_RPC_URL too: the service reads the chain itself when a settlement's outcome is unknown`,
+    );
   }
   const facilitator = Boolean(remote || rpcUrl || key);
   if (config.X402_PAY_TO && !facilitator) {
@@ -143,5 +160,6 @@ export function paymentSettings(config: Config): PaymentSettings {
   settings.facilitator = remote
     ? { kind: "remote", url: remote }
     : { kind: "in-process", rpcUrl: rpcUrl ?? "", privateKey: key as Hex };
+  settings.rpcUrl = rpcUrl ?? PUBLIC_RPC[network];
   return settings;
 }

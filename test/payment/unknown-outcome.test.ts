@@ -1,0 +1,151 @@
+/**
+ * A settlement whose outcome is unknown is never taken for a refusal (issue #44): the service
+ * asks the chain. Paid, the call is served; still unknown at the bound, a 502 that keeps the
+ * payment, and the payer's Meter credits it once the transfer confirms (its alarm), or lets
+ * it go once its authorization expired unused. A retry with the payment identifier learns the
+ * outcome. The facilitators here are the fake remote ones of the global setup
+ * (test/fake-facilitator.ts), which misbehave after or without moving the money.
+ */
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { decodePaymentResponseHeader } from "@x402/core/http";
+import { generatePaymentId } from "@x402/extensions/payment-identifier";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SETTLEMENT_BOUND_MS } from "../../worker/middleware/payment";
+import { uniqueText } from "../helpers";
+import {
+  balances,
+  meterOf,
+  newPayer,
+  type Payer,
+  paymentHeader,
+  requiredOf,
+  transfersFrom,
+  workerWith,
+} from "../x402/chain";
+import { chainEnv, freezeClockAt } from "./chain";
+
+type Mode = "pending-after-settling" | "hang-after-sending" | "pending-unsent";
+
+/** The chain's settings with a remote facilitator that behaves as `mode` says (RPC kept to read). */
+const remoteWorker = (mode: Mode) => {
+  const { X402_FACILITATOR_KEY: _key, ...rest } = chainEnv;
+  return workerWith({ ...rest, X402_FACILITATOR_URL: `${env.FAKE_FACILITATOR_URL}/${mode}` });
+};
+
+/** A store's 402, then a signed payment for it (with a payment identifier when given). */
+async function storeWithPayment(p: Payer, body: unknown, id?: string) {
+  const required = requiredOf(await p.call("POST", "/v1/store", body));
+  const payload = await p.pay(required, id);
+  return { payload, headers: paymentHeader(payload) };
+}
+
+/** Moves the money of `payload` on chain, as a facilitator would (the fake's own sender). */
+async function settleOnChain(payload: unknown) {
+  const res = await fetch(`${env.FAKE_FACILITATOR_URL}/pending-after-settling/settle`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ paymentPayload: payload }),
+  });
+  const answer = (await res.json()) as { transaction: string };
+  expect(answer.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+}
+
+/** The wallet's credit in atomic units (free-tier status shows it only when there is some). */
+const creditOf = async (p: Payer) =>
+  Number((await p.call("GET", "/v1/free-tier/status")).body.credit?.amount ?? 0);
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("a settlement whose outcome is unknown", () => {
+  it("settled, then reported pending: the chain shows it paid, so the call is served", async () => {
+    const p = await newPayer(remoteWorker("pending-after-settling"));
+    const body = { content: uniqueText("pending but paid") };
+    const { headers } = await storeWithPayment(p, body);
+    const before = await balances(p.address);
+    const res = await p.call("POST", "/v1/store", body, headers);
+    expect(res.status).toBe(201);
+    const receipt = decodePaymentResponseHeader(res.headers.get("payment-response") ?? "");
+    expect(receipt.success).toBe(true);
+    expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await balances(p.address)).payer).toBe(before.payer - 5000n);
+    expect((await p.call("GET", "/v1/memories/count")).body.count).toBe(1);
+    expect(await creditOf(p)).toBe(0);
+  });
+
+  it("sent, then the facilitator hangs: the call is served within the bound", async () => {
+    const p = await newPayer(remoteWorker("hang-after-sending"));
+    const body = { content: uniqueText("hung but paid") };
+    const { headers } = await storeWithPayment(p, body);
+    const started = Date.now();
+    const res = await p.call("POST", "/v1/store", body, headers);
+    // The fake holds its answer for 60 s: only the service's own bound can end the wait.
+    expect(Date.now() - started).toBeLessThan(SETTLEMENT_BOUND_MS + 10_000);
+    expect(res.status).toBe(201);
+    expect(await transfersFrom(p.address)).toBe(1);
+    expect((await p.call("GET", "/v1/memories/count")).body.count).toBe(1);
+  }, 60_000);
+
+  it("still unknown at the bound: 502 keeping the payment; once it confirms, credited, and a retry is served", async () => {
+    const p = await newPayer(remoteWorker("pending-unsent"));
+    const body = { content: uniqueText("unknown, then confirmed") };
+    const id = generatePaymentId();
+    const { payload, headers } = await storeWithPayment(p, body, id);
+    const res = await p.call("POST", "/v1/store", body, headers);
+    expect(res.status).toBe(502);
+    expect(res.body.error.code).toBe("BAD_GATEWAY");
+    expect(res.body.error.details).toMatchObject({
+      payment: "unknown",
+      reason: "settlement_pending",
+      credit_on_confirmation: "5000",
+    });
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(res.headers.get("x-payment-unsettled")).toBeTruthy();
+    expect((await p.call("GET", "/v1/memories/count")).body.count).toBe(0);
+    // Its payment cannot pay for another call meanwhile.
+    const other = { content: uniqueText("another call") };
+    expect((await p.call("POST", "/v1/store", other, headers)).status).toBe(409);
+
+    // Unknown still: the retry gets the same 502, and nothing is credited.
+    expect((await p.call("POST", "/v1/store", body, headers)).status).toBe(502);
+    await runDurableObjectAlarm(meterOf(p.address.toLowerCase()));
+    expect(await creditOf(p)).toBe(0);
+
+    // The transfer confirms; the Meter's background check credits it.
+    await settleOnChain(payload);
+    await runDurableObjectAlarm(meterOf(p.address.toLowerCase()));
+    expect(await creditOf(p)).toBe(5000);
+
+    // The retry with the payment identifier is served by that credit, once.
+    const retry = await p.call("POST", "/v1/store", body, headers);
+    expect(retry.status).toBe(201);
+    expect(await creditOf(p)).toBe(0);
+    const again = await p.call("POST", "/v1/store", body, headers);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(retry.body);
+    expect((await p.call("GET", "/v1/memories/count")).body.count).toBe(1);
+    expect(await transfersFrom(p.address)).toBe(1);
+  }, 60_000);
+
+  it("never confirmed: once its authorization expired unused, nothing was taken and the retry is a 402", async () => {
+    const p = await newPayer(remoteWorker("pending-unsent"));
+    const body = { content: uniqueText("unknown, never paid") };
+    const id = generatePaymentId();
+    const { headers } = await storeWithPayment(p, body, id);
+    const before = await balances(p.address);
+    expect((await p.call("POST", "/v1/store", body, headers)).status).toBe(502);
+
+    // Past its validBefore (300 s) and the Meter's margin, the authorization can never pay.
+    freezeClockAt(Date.now() + 10 * 60 * 1000);
+    await runDurableObjectAlarm(meterOf(p.address.toLowerCase()));
+    expect(await creditOf(p)).toBe(0);
+    const fresh = await storeWithPayment(p, body, id);
+    const retry = await p.call("POST", "/v1/store", body, fresh.headers);
+    expect(retry.status).toBe(402);
+    expect(retry.body.error.details.reason).toMatch(/expired unsettled/);
+    expect((await balances(p.address)).payer).toBe(before.payer);
+    expect((await p.call("GET", "/v1/memories/count")).body.count).toBe(0);
+  }, 60_000);
+});
