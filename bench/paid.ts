@@ -8,12 +8,18 @@
  * - the over-balance attack: a payer holding the price of one store sends `--attack` paid
  *   stores at once, each with its own valid payment. Served, settled (the payer's balance)
  *   and written (its memories) must all be 1.
+ * - the mixed load (issue #44): `--mixed-rounds` rounds of 6 payments at once over one payer's
+ *   balance (for 1) beside 4 from a funded payer, all at the same time, EIP-3009 and Permit2
+ *   in turn. For each payer, served + credited must equal paid; it reports the slowest answer,
+ *   the answers past the settlement bound, and the facilitator's reverted transactions (gas
+ *   spent on refusals).
  *
  * `--block-time S` mines a block every S seconds once the chain is set up, as Base does (2 s),
  * instead of one block per transaction. Settlement waits for its block.
  */
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import { PERMIT2_ADDRESS } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client } from "@x402/fetch";
 import {
@@ -23,6 +29,7 @@ import {
   createWalletClient,
   erc20Abi,
   http,
+  maxUint256,
   parseAbi,
 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
@@ -42,6 +49,8 @@ export interface PaidOptions {
   attack: number;
   /** Seconds between blocks after set-up; 0 mines each transaction at once. */
   blockTime: number;
+  /** Rounds of the mixed load. */
+  mixedRounds: number;
   vars: Record<string, string>;
 }
 
@@ -51,7 +60,25 @@ interface Result {
   recall: LatencySummary;
   concurrent: { calls: number; succeeded: number; seconds: number; statuses: number[] };
   attack: { sent: number; served: number; settled: number; written: number; statuses: number[] };
+  mixed: MixedResult;
 }
+
+interface MixedResult {
+  rounds: number;
+  calls: number;
+  served: number;
+  refused: number;
+  credited: number;
+  paid: number;
+  /** Payers whose served + credited differs from what left their balance. */
+  mismatched_payers: number;
+  max_ms: number;
+  over_bound: number;
+  reverted_transactions: number;
+}
+
+/** The settlement bound of a paid call (worker/middleware/payment.ts) plus the store itself. */
+const ANSWER_BOUND_MS = 15_000;
 
 const STORE_PRICE = 5000n;
 
@@ -104,6 +131,9 @@ export async function runPaid(opts: PaidOptions): Promise<{ json: Result; tables
     const left = await paid.balanceOf(attacker.address);
     const written = await paid.count(attacker);
 
+    log(`paid: mixed load, ${opts.mixedRounds} rounds of 6 over a balance + 4 funded at once`);
+    const mixed = await mixedLoad(paid, opts.mixedRounds);
+
     const json: Result = {
       block_time_s: opts.blockTime,
       store,
@@ -121,6 +151,7 @@ export async function runPaid(opts: PaidOptions): Promise<{ json: Result; tables
         written,
         statuses: attackStatuses,
       },
+      mixed,
     };
     return { json, tables: [table(json)] };
   } finally {
@@ -150,11 +181,81 @@ function table(r: Result): Table {
         "",
         `served ${r.attack.served}, settled ${r.attack.settled}, written ${r.attack.written}`,
       ],
+      [
+        `mixed load, ${r.mixed.rounds} rounds (${r.mixed.calls} calls)`,
+        "",
+        fmt(r.mixed.max_ms),
+        `served ${r.mixed.served} + credited ${r.mixed.credited} = paid ${r.mixed.paid}; ${r.mixed.mismatched_payers} payers off; ${r.mixed.over_bound} over ${ANSWER_BOUND_MS / 1000} s; ${r.mixed.reverted_transactions} reverted`,
+      ],
     ],
     notes: [
       "Each paid call carries a fresh EIP-3009 payment signed before the clock starts; the latency is the paid request's.",
+      "Mixed load: its p95 column is the slowest answer of the run; reverted = the facilitator's transactions that reverted (gas spent on refusals).",
     ],
   };
+}
+
+/** How a payer pays: EIP-3009 (the 402's first way) or Permit2. */
+type PayBy = "eip3009" | "permit2";
+
+/** The mixed load (module comment), `rounds` times. */
+async function mixedLoad(paid: PaidClient, rounds: number): Promise<MixedResult> {
+  const startBlock = await paid.blockNumber();
+  const result: MixedResult = {
+    rounds,
+    calls: 0,
+    served: 0,
+    refused: 0,
+    credited: 0,
+    paid: 0,
+    mismatched_payers: 0,
+    max_ms: 0,
+    over_bound: 0,
+    reverted_transactions: 0,
+  };
+  for (let round = 0; round < rounds; round++) {
+    const by: PayBy = round % 2 === 0 ? "eip3009" : "permit2";
+    const over = privateKeyToAccount(generatePrivateKey());
+    const funded = privateKeyToAccount(generatePrivateKey());
+    // One minter: its transactions one after another.
+    await paid.mint(over.address, STORE_PRICE);
+    await paid.mint(funded.address, 1_000_000n);
+    if (by === "permit2")
+      await Promise.all([paid.approvePermit2(over), paid.approvePermit2(funded)]);
+    const payers: Array<[PrivateKeyAccount, number]> = [
+      [over, 6],
+      [funded, 4],
+    ];
+    const before = await Promise.all(payers.map(([a]) => paid.balanceOf(a.address)));
+    const answers = await Promise.all(
+      payers.map(([account, n]) =>
+        Promise.all(
+          Array.from({ length: n }, (_, i) =>
+            paid.call(account, "POST", "/v1/store", { content: `mixed ${round} ${i}` }, by),
+          ),
+        ),
+      ),
+    );
+    for (const [k, [account]] of payers.entries()) {
+      const sent = answers[k] ?? [];
+      const spent = (before[k] ?? 0n) - (await paid.balanceOf(account.address));
+      const served = sent.filter((a) => a.status < 300).length;
+      const credited = sent.filter((a) => a.credited).length;
+      const paidCalls = Number(spent / STORE_PRICE);
+      result.calls += sent.length;
+      result.served += served;
+      result.refused += sent.filter((a) => a.status === 402).length;
+      result.credited += credited;
+      result.paid += paidCalls;
+      if (served + credited !== paidCalls) result.mismatched_payers++;
+      for (const a of sent) {
+        result.max_ms = Math.max(result.max_ms, Math.round(a.ms));
+        if (a.ms > ANSWER_BOUND_MS) result.over_bound++;
+      }
+    }
+  }
+  result.reverted_transactions = await paid.revertedSince(startBlock);
+  return result;
 }
 
 /** An x402 client of the service on the local chain: signs payments and sends them. */
@@ -197,6 +298,47 @@ class PaidClient {
     await this.chainClient.waitForTransactionReceipt({ hash, pollingInterval: 100 });
   }
 
+  blockNumber() {
+    return this.chainClient.getBlockNumber();
+  }
+
+  /** The facilitator's transactions that reverted since `fromBlock`. */
+  async revertedSince(fromBlock: bigint): Promise<number> {
+    const facilitator = privateKeyToAccount(this.chain.facilitatorKey).address.toLowerCase();
+    const last = await this.chainClient.getBlockNumber();
+    let reverted = 0;
+    for (let n = fromBlock; n <= last; n++) {
+      const block = await this.chainClient.getBlock({ blockNumber: n, includeTransactions: true });
+      for (const tx of block.transactions) {
+        if (tx.from.toLowerCase() !== facilitator) continue;
+        const receipt = await this.chainClient.getTransactionReceipt({ hash: tx.hash });
+        if (receipt.status === "reverted") reverted++;
+      }
+    }
+    return reverted;
+  }
+
+  /** ETH for gas, then the one approval of Permit2 a wallet gives before paying by it. */
+  async approvePermit2(account: PrivateKeyAccount) {
+    const viemChain = localViemChain(this.chain.rpcUrl, this.chain.chainId);
+    await this.chainClient.request({
+      method: "anvil_setBalance" as "eth_chainId",
+      params: [account.address, "0xde0b6b3a7640000"] as never,
+    });
+    const owner = createWalletClient({
+      account,
+      chain: viemChain,
+      transport: http(this.chain.rpcUrl),
+    });
+    const hash = await owner.writeContract({
+      address: this.chain.asset,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [PERMIT2_ADDRESS, maxUint256],
+    });
+    await this.chainClient.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+  }
+
   balanceOf(address: Address) {
     return this.chainClient.readContract({
       address: this.chain.asset,
@@ -221,8 +363,16 @@ class PaidClient {
   }
 
   /** A payment of `account` for one call of `path`, signed now. */
-  async payment(account: PrivateKeyAccount, path: string): Promise<PaymentPayload> {
+  async payment(
+    account: PrivateKeyAccount,
+    path: string,
+    by: PayBy = "eip3009",
+  ): Promise<PaymentPayload> {
     const client = x402Client.fromConfig({
+      policies:
+        by === "permit2"
+          ? [(_version, reqs) => reqs.filter((r) => r.extra?.assetTransferMethod === "permit2")]
+          : [],
       schemes: [{ network: this.chain.network, client: new ExactEvmScheme(account) }],
       spendControls: { allowedAssets: [{ network: this.chain.network, asset: this.chain.asset }] },
     });
@@ -235,11 +385,17 @@ class PaidClient {
   }
 
   /** One paid call: x-wallet-auth and a PAYMENT-SIGNATURE, both signed before it is timed. */
-  async call(account: PrivateKeyAccount, method: string, path: string, body: unknown) {
+  async call(
+    account: PrivateKeyAccount,
+    method: string,
+    path: string,
+    body: unknown,
+    by: PayBy = "eip3009",
+  ) {
     const headers = {
       "content-type": "application/json",
       "x-wallet-auth": await walletAuth(account),
-      "payment-signature": encodePaymentSignatureHeader(await this.payment(account, path)),
+      "payment-signature": encodePaymentSignatureHeader(await this.payment(account, path, by)),
     };
     const started = performance.now();
     const res = await fetch(`${this.baseUrl}${path}`, {
@@ -248,7 +404,8 @@ class PaidClient {
       body: JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, ms: performance.now() - started, text };
+    const credited = res.headers.has("x-payment-credited");
+    return { status: res.status, ms: performance.now() - started, text, credited };
   }
 
   /** `n` paid calls one after another; any answer but 2xx stops the run. */

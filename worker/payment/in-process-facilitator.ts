@@ -64,8 +64,13 @@ const lastNonce = new Map<string, number>();
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  const before = turns;
-  const turn = Promise.race([before.catch(() => {}), sleep(TURN_WAIT_MS)]).then(work);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, TURN_WAIT_MS);
+  });
+  const turn = Promise.race([turns.catch(() => {}), bound])
+    .finally(() => clearTimeout(timer))
+    .then(work);
   turns = turn.catch(() => {});
   return turn;
 }
