@@ -20,7 +20,8 @@
  * - distance (needs DATABASE_URL): each operation's latency with the database `--delay` ms away
  *   (a delay proxy, PgBouncers and wrangler of its own), and its Worker↔database round trips.
  * - paid: x402 payments settled on a local chain (paid.ts): a paid store's and a paid recall's
- *   latency, one payer's concurrent paid calls, and N payments at once over the payer's balance;
+ *   latency, one payer's concurrent paid calls, N payments at once over the payer's balance,
+ *   and the mixed load of payments over a balance beside a funded payer (--mixed-rounds);
  *   once per `--block-time` (0: a block per transaction; 2: Base's block time).
  *
  * Prints one table per part and writes bench-results/{locomo|realtalk,speed}-<embedded|server>.json,
@@ -102,6 +103,7 @@ const OPTIONS = {
   "paid-calls": { type: "string", default: "20" },
   concurrent: { type: "string", default: "10" },
   attack: { type: "string", default: "6" },
+  "mixed-rounds": { type: "string", default: "20" },
   "block-time": { type: "string", default: "0,2" },
   port: { type: "string", default: "8788" },
   out: { type: "string", default: `${ROOT}bench-results` },
@@ -269,6 +271,7 @@ async function main() {
           calls: positive("paid-calls", args["paid-calls"]),
           concurrent: positive("concurrent", args.concurrent),
           attack: positive("attack", args.attack),
+          mixedRounds: positive("mixed-rounds", args["mixed-rounds"]),
           blockTime: positive("block-time", String(blockTime)),
           vars: embedding.vars,
         });
