@@ -136,6 +136,45 @@ const OPS: Op[] = [
       path: `/v1/memories/${m.stored[i]}`,
       body: { content: text(m, i, "p") },
     }),
+    shared: {
+      request: (m, i) => ({
+        method: "PATCH",
+        path: `/v1/memories/${m.stored[i]}`,
+        body: { content: text(m, i, "gp") },
+      }),
+    },
+  },
+  {
+    name: "PATCH /v1/memories/:id (fields)",
+    request: (m, i) => ({
+      method: "PATCH",
+      path: `/v1/memories/${m.stored[i]}`,
+      body: { importance: 0.6, tags: [`f${i}`] },
+    }),
+    shared: {
+      request: (m, i) => ({
+        method: "PATCH",
+        path: `/v1/memories/${m.stored[i]}`,
+        body: { importance: 0.7, tags: [`g${i}`] },
+      }),
+    },
+  },
+  {
+    name: `PATCH /v1/memories/batch (${BATCH}, content)`,
+    request: (m, i) => ({
+      method: "PATCH",
+      path: "/v1/memories/batch",
+      body: {
+        updates: Array.from({ length: BATCH }, (_, k) => ({
+          id: m.batched[i * BATCH + k],
+          content: text(m, k, `u${i}x`),
+        })),
+      },
+    }),
+    check: (_m, b) => {
+      const updated = (b as { updated?: number }).updated;
+      if (updated !== BATCH) throw new Error(`batch update: ${JSON.stringify(b)}`);
+    },
   },
   {
     name: "DELETE /v1/memories/:id",

@@ -2,6 +2,14 @@
  * Updating memories (PATCH). Each update is one statement that also writes the history
  * entry, so a memory never changes without its record. A content change is re-embedded
  * (the tsvector follows by itself, being generated) and is not deduplicated.
+ *
+ * Nothing is embedded for an update that would be refused: a PATCH with new content asks
+ * first whether its memory may be written (write-refusal.ts; one statement), and a batch
+ * update asks once for all its items, then embeds only the contents of those that may. The
+ * write statement checks again, so a memory deleted or made immutable meanwhile is still a
+ * 404 or a 409 and is not written. Through a grant, `pinned` and `immutable` are the owner's
+ * (as the pin routes are): a PATCH or a batch item that sends either is a 403 before anything
+ * is read.
  */
 import { sql } from "drizzle-orm";
 import { z } from "zod";
@@ -12,7 +20,7 @@ import { sha256Hex } from "../lib/hash";
 import { grantedNamespace } from "../sharing/scope";
 import * as f from "./fields";
 import { liveMemory, type MemoryJson, memoryColumns, recordFromRow, toMemory } from "./rows";
-import { refusedWrite, writeRefusalOf } from "./write-refusal";
+import { refusedWrite, writeRefusalOf, writeRefusalsOf } from "./write-refusal";
 
 const UPDATABLE = [
   "content",
@@ -69,27 +77,50 @@ export async function embedContents(
   return { vectors: out, tokens };
 }
 
+/** Fields only the owner changes: a grantee may not pin, unpin, freeze or unfreeze. */
+const OWNER_ONLY = ["pinned", "immutable"] as const;
+
 /**
- * One PATCH in one statement (one round trip, one implicit transaction): lock the caller's live
- * memory, update it unless it is immutable, and write its history entry. Before, BEGIN, a
- * SELECT … FOR UPDATE, the UPDATE, the history INSERT and COMMIT were five round trips.
+ * Through a grant, the 403 of a patch that sends an owner-only field. It depends on the
+ * request alone, so it is answered the same whoever the owner is and whatever it holds.
  */
-export async function updateMemory(
+function ownerOnlyRefusal(ctx: DomainContext, patch: UpdateInput): ApiError | undefined {
+  if (!ctx.grant) return undefined;
+  const sent = OWNER_ONLY.filter((k) => patch[k] !== undefined);
+  if (sent.length === 0) return undefined;
+  return new ApiError(
+    "FORBIDDEN",
+    `Only the owner may change ${sent.join(" or ")}: a grant does not let you`,
+  );
+}
+
+/**
+ * One PATCH. Without new content: the write statement alone (one round trip). With new
+ * content: one statement asking whether the memory may be written, then the embedding, then
+ * the write statement.
+ */
+export async function updateMemory(ctx: DomainContext, id: string, patch: UpdateInput) {
+  const ownerOnly = ownerOnlyRefusal(ctx, patch);
+  if (ownerOnly) throw ownerOnly;
+  if (patch.content === undefined) return writeUpdate(ctx, id, patch);
+  // A refused PATCH gives its charge back: an embedding made first would be free work.
+  const refusal = await writeRefusalOf(ctx, id, patch.namespace);
+  if (refusal) throw refusal;
+  return writeUpdate(ctx, id, patch, (await embedContents(ctx, [patch.content])).vectors);
+}
+
+/**
+ * One update in one statement (one round trip, one implicit transaction): lock the caller's
+ * live memory, update it unless it is immutable, and write its history entry. Before, BEGIN, a
+ * SELECT … FOR UPDATE, the UPDATE, the history INSERT and COMMIT were five round trips. New
+ * content must be in `vectors`, embedded.
+ */
+async function writeUpdate(
   ctx: DomainContext,
   id: string,
   patch: UpdateInput,
-  embedded?: Map<string, number[]>,
+  vectors?: Map<string, number[]>,
 ) {
-  // Through a grant, a refused write must not cost an embedding first (write-refusal.ts).
-  if (ctx.grant && patch.content !== undefined) {
-    const refusal = await writeRefusalOf(ctx, id, patch.namespace);
-    if (refusal) throw refusal;
-  }
-  const vectors =
-    patch.content !== undefined && !embedded?.has(patch.content)
-      ? (await embedContents(ctx, [patch.content])).vectors
-      : embedded;
-
   const set: Partial<typeof memories.$inferInsert> = {};
   const changes: Record<string, unknown> = {};
   if (patch.content !== undefined) {
@@ -170,20 +201,54 @@ export type BatchItemResult =
   | { id: string; updated: true }
   | { id: string | null; updated: false; status: number; error: string };
 
+/** A batch item: its update, or its failure (422, 403 owner-only, refused). */
+type BatchItem = { id: string; patch: UpdateInput } | { error: BatchItemError };
+
+/** The item as validated, or its 422, or through a grant its owner-only 403. */
+function batchItemOf(ctx: DomainContext, raw: unknown): BatchItem {
+  const result = batchUpdateItem.safeParse(raw);
+  if (!result.success) {
+    const rawId = typeof raw === "object" && raw !== null && "id" in raw ? raw.id : null;
+    const issue = result.error.issues[0];
+    return {
+      error: {
+        id: typeof rawId === "string" ? rawId : null,
+        status: 422,
+        message: issue ? `${issue.path.join(".") || "(item)"}: ${issue.message}` : "Invalid update",
+      },
+    };
+  }
+  const { id, ...patch } = result.data;
+  const ownerOnly = ownerOnlyRefusal(ctx, patch);
+  return ownerOnly
+    ? { error: { id, status: ownerOnly.status, message: ownerOnly.message } }
+    : { id, patch };
+}
+
 /**
  * Batch update: each item is validated and applied on its own (its own statement), so a
- * failing item is reported in `errors` and the rest still run. Beside the spec's `updated`
+ * failing item is reported in `errors` and the rest still run. When any item carries new
+ * content, one statement first asks which items may be written; the others fail there, and
+ * only the contents of those that may are embedded (in one call). Beside the spec's `updated`
  * and `errors`, the public clients read `memories` (the updated memories, in item order),
  * `results` (every item's outcome), `failed` (how many failed) and `tokens_used` (embedding
  * tokens of the new contents).
  */
 export async function updateMany(ctx: DomainContext, updates: unknown[]) {
-  const parsed = updates.map((raw) => ({ raw, result: batchUpdateItem.safeParse(raw) }));
-  const contents = parsed.flatMap((p) =>
-    p.result.success && p.result.data.content !== undefined ? [p.result.data.content] : [],
+  const items = updates.map((raw) => batchItemOf(ctx, raw));
+  const pending = items.flatMap((item, index) => ("patch" in item ? [{ ...item, index }] : []));
+  if (pending.some((p) => p.patch.content !== undefined)) {
+    const writes = pending.map((p) => ({ id: p.id, target: p.patch.namespace }));
+    const refusals = await writeRefusalsOf(ctx, writes);
+    refusals.forEach((refusal, k) => {
+      const p = pending[k];
+      if (refusal && p) items[p.index] = { error: { id: p.id, ...statusOf(refusal) } };
+    });
+  }
+  const contents = items.flatMap((item) =>
+    "patch" in item && item.patch.content !== undefined ? [item.patch.content] : [],
   );
-  // Through a grant each item is checked before its own content is embedded (updateMemory).
-  const embedded = await embedContents(ctx, ctx.grant ? [] : contents);
+  const embedded = await embedContents(ctx, contents);
   const updatedMemories: MemoryJson[] = [];
   const errors: BatchItemError[] = [];
   const results: BatchItemResult[] = [];
@@ -191,24 +256,18 @@ export async function updateMany(ctx: DomainContext, updates: unknown[]) {
     errors.push(error);
     results.push({ id: error.id, updated: false, status: error.status, error: error.message });
   };
-  for (const { raw, result } of parsed) {
-    if (!result.success) {
-      const rawId = typeof raw === "object" && raw !== null && "id" in raw ? raw.id : null;
-      const issue = result.error.issues[0];
-      fail({
-        id: typeof rawId === "string" ? rawId : null,
-        status: 422,
-        message: issue ? `${issue.path.join(".") || "(item)"}: ${issue.message}` : "Invalid update",
-      });
+  for (const item of items) {
+    if ("error" in item) {
+      fail(item.error);
       continue;
     }
-    const { id, ...patch } = result.data;
+    const { id, patch } = item;
     try {
-      updatedMemories.push(await updateMemory(ctx, id, patch, embedded.vectors));
+      updatedMemories.push(await writeUpdate(ctx, id, patch, embedded.vectors));
       results.push({ id, updated: true });
     } catch (err) {
       if (!(err instanceof ApiError) || err.status >= 500) throw err;
-      fail({ id, status: err.status, message: err.message });
+      fail({ id, ...statusOf(err) });
     }
   }
   return {
@@ -220,3 +279,5 @@ export async function updateMany(ctx: DomainContext, updates: unknown[]) {
     tokens_used: embedded.tokens,
   };
 }
+
+const statusOf = (err: ApiError) => ({ status: err.status, message: err.message });

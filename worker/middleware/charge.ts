@@ -7,10 +7,12 @@
  *
  * - a PAYMENT-SIGNATURE: settled before the handler runs (payment.ts);
  * - else the wallet's free allowance: one call, or one per unit of the call (an import of 250
- *   memories takes three, all or none), given back when the handler fails;
+ *   memories takes three, all or none), given back when the handler fails; a call at its
+ *   operation's dearer price (`priceIf`: a batch update that embeds) still takes one;
  * - else the wallet's credit (what it paid for calls that failed after settling), given back
  *   likewise;
- * - else 402 with the price of this call.
+ * - else 402 with the price of this call (its units times its price class: the declared one,
+ *   or the dearer one its body calls for).
  *
  * The free call is usually taken already, in the rate limiter's Meter call (meter.ts), which
  * then also gives it back; otherwise it is taken here. When the operator caps the free calls a
@@ -20,7 +22,7 @@
 import { ApiError } from "../errors";
 import { logError } from "../lib/log";
 import { DAY_SECONDS, FREE_PER_IP_BUCKET, freePerIpLimit, windowStartOf } from "../meter/limits";
-import { FREE_CALLS_PER_WALLET, type Price, priceTimes } from "../meter/prices";
+import { FREE_CALLS_PER_WALLET, PRICES, type Price, priceTimes } from "../meter/prices";
 import type { PaidRoute } from "../payment/paid-route";
 import {
   PAYMENT_SIGNATURE_HEADER,
@@ -57,13 +59,23 @@ function validJson(c: AppContext): unknown {
   return (c.req as unknown as { valid(target: "json"): unknown }).valid("json");
 }
 
+/**
+ * The paid route of this call: the declared one, or, when its body calls for the operation's
+ * dearer price (`priceIf`), the same route at that price, so that its 402 asks that amount
+ * "per call".
+ */
+function routeOfCall(c: AppContext, priceIf: OperationMeta["priceIf"]): PaidRoute {
+  const route = paidRouteOf(c);
+  return priceIf?.applies(validJson(c)) ? { ...route, price: PRICES[priceIf.price] } : route;
+}
+
 /** `handler` behind the charge point (module comment). */
 export function charged(
-  units: OperationMeta["units"],
+  { units, priceIf }: Pick<OperationMeta, "units" | "priceIf">,
   handler: (c: AppContext) => Response | Promise<Response>,
 ): (c: AppContext) => Promise<Response> {
   return async (c) => {
-    const route = paidRouteOf(c);
+    const route = routeOfCall(c, priceIf);
     const count = units ? units.count(validJson(c)) : 1;
     const resource: PaidResource = {
       request: c.req.raw,

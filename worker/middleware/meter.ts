@@ -43,11 +43,16 @@ export const metering = createMiddleware<AppEnv>(async (c, next) => {
 /**
  * What a wallet's paid call asks of its allowance in the rate limiter's own Meter call: a call
  * at the operation's fixed price, with no payment, and no per-IP cap to check beside it (the
- * charge point, charge.ts, takes any other itself).
+ * charge point, charge.ts, takes any other itself). A price that depends on the body (`units`,
+ * `priceIf`) is not known before it is read: the charge point takes that call, so that one
+ * paid from credit pays the call's own price.
  */
 function earlyAsk(c: AppContext, identity: MeterIdentity): FreeAsk | undefined {
   const price = c.get("paidRoute")?.price;
-  if (identity.kind !== "wallet" || !price || c.get("operation")?.units) return undefined;
+  const operation = c.get("operation");
+  if (identity.kind !== "wallet" || !price || operation?.units || operation?.priceIf) {
+    return undefined;
+  }
   if (c.req.header(PAYMENT_SIGNATURE_HEADER)) return undefined;
   if (c.get("services").config.FREE_CALLS_PER_IP_PER_DAY) return undefined;
   return freeAskOf(price);

@@ -18,6 +18,12 @@ export interface OperationMeta {
    * many free calls, all or none.
    */
   units?: PriceUnits;
+  /**
+   * A dearer price class for a call whose validated JSON body asks for dearer work (a batch
+   * update that embeds costs what a batch store does); absent: always `price`. Either way the
+   * call takes one call of the free allowance.
+   */
+  priceIf?: PriceIf;
   /** A rate-limit bucket counted in addition to "all". */
   bucket?: ExtraBucket;
   /**
@@ -34,4 +40,13 @@ export interface PriceUnits {
   count: (body: unknown) => number;
   /** What one unit is, for the contract and the 402: "100 memories". */
   per: string;
+}
+
+/** A price class that a call's body can call for (operation-meta's `priceIf`). */
+export interface PriceIf {
+  price: PriceClass;
+  /** True for a validated JSON body that costs `price`. */
+  applies: (body: unknown) => boolean;
+  /** When it applies, for the contract: "an item carries content (it is embedded)". */
+  when: string;
 }

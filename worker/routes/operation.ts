@@ -55,7 +55,7 @@ export function operation<const R extends RouteConfig & { operationId: string }>
   config: R & OperationSpec,
   handler: OperationHandler<R>,
 ): Operation {
-  const { auth, price, units, bucket, shared, aliases = [], ...given } = config;
+  const { auth, price, units, priceIf, bucket, shared, aliases = [], ...given } = config;
   // A grantee names the owner with `?owner=` on every operation it may call (docs/sharing.md).
   const route = shared ? { ...given, request: withOwnerParam(given.request) } : given;
   const hasInput = Boolean(route.request?.params || route.request?.query || route.request?.body);
@@ -96,6 +96,7 @@ export function operation<const R extends RouteConfig & { operationId: string }>
     "x-auth": auth,
     ...(price ? { "x-price-usd": PRICES[price].usd } : {}),
     ...(units ? { "x-price-per": units.per } : {}),
+    ...(priceIf ? { "x-price-if": { usd: PRICES[priceIf.price].usd, when: priceIf.when } } : {}),
     ...(bucket ? { "x-rate-limit-bucket": bucket } : {}),
     ...(shared ? { "x-shared": shared } : {}),
   };
@@ -116,12 +117,13 @@ export function operation<const R extends RouteConfig & { operationId: string }>
     auth,
     price,
     units,
+    ...(priceIf ? { priceIf } : {}),
     bucket,
     ...(shared ? { shared } : {}),
     routes: [createRoute(declared), ...aliasRoutes.map((r) => createRoute(r))],
     // A paid operation's handler runs behind its charge point: after validation, before any
     // paid work (middleware/charge.ts).
-    handler: (price ? charged(units, serve) : serve) as OperationHandler<RouteConfig>,
+    handler: (price ? charged({ units, priceIf }, serve) : serve) as OperationHandler<RouteConfig>,
   };
 }
 
