@@ -37,6 +37,7 @@ import type { DomainContext } from "../context";
 import type { DbOrTx } from "../db/client";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
+import { OWNER_ONLY, ownerOnlyRefusal } from "../sharing/owner-only";
 import { grantedNamespaces, permissionsOf } from "../sharing/scope";
 import { assertWritable, type Permissions, refuseUnwritable } from "../sharing/write-check";
 import { GRAPH_MIN, indexBacklog } from "./ann";
@@ -97,6 +98,12 @@ export async function storeMemories(
   inputs: NewMemory[],
   options: StoreOptions = {},
 ): Promise<StoreResult> {
+  // Through a grant, pinned and immutable are the owner's (false is their default).
+  const ownerOnly = ownerOnlyRefusal(
+    ctx,
+    OWNER_ONLY.filter((k) => inputs.some((m) => m[k])),
+  );
+  if (ownerOnly) throw ownerOnly;
   // Through a grant, a refused store must not cost an embedding first: its free call is given
   // back, so the work would be free.
   await assertWritable(

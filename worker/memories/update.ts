@@ -17,6 +17,7 @@ import { memories, memoryHistory } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { ApiError, immutableConflict } from "../errors";
 import { sha256Hex } from "../lib/hash";
+import { OWNER_ONLY, ownerOnlyRefusal } from "../sharing/owner-only";
 import { grantedNamespace } from "../sharing/scope";
 import * as f from "./fields";
 import { liveMemory, type MemoryJson, memoryColumns, recordFromRow, toMemory } from "./rows";
@@ -77,22 +78,12 @@ export async function embedContents(
   return { vectors: out, tokens };
 }
 
-/** Fields only the owner changes: a grantee may not pin, unpin, freeze or unfreeze. */
-const OWNER_ONLY = ["pinned", "immutable"] as const;
-
-/**
- * Through a grant, the 403 of a patch that sends an owner-only field. It depends on the
- * request alone, so it is answered the same whoever the owner is and whatever it holds.
- */
-function ownerOnlyRefusal(ctx: DomainContext, patch: UpdateInput): ApiError | undefined {
-  if (!ctx.grant) return undefined;
-  const sent = OWNER_ONLY.filter((k) => patch[k] !== undefined);
-  if (sent.length === 0) return undefined;
-  return new ApiError(
-    "FORBIDDEN",
-    `Only the owner may change ${sent.join(" or ")}: a grant does not let you`,
+/** Through a grant, the 403 of a patch that sends an owner-only field (pinned, immutable). */
+const ownerOnlyOf = (ctx: DomainContext, patch: UpdateInput) =>
+  ownerOnlyRefusal(
+    ctx,
+    OWNER_ONLY.filter((k) => patch[k] !== undefined),
   );
-}
 
 /**
  * One PATCH. Without new content: the write statement alone (one round trip). With new
@@ -100,7 +91,7 @@ function ownerOnlyRefusal(ctx: DomainContext, patch: UpdateInput): ApiError | un
  * the write statement.
  */
 export async function updateMemory(ctx: DomainContext, id: string, patch: UpdateInput) {
-  const ownerOnly = ownerOnlyRefusal(ctx, patch);
+  const ownerOnly = ownerOnlyOf(ctx, patch);
   if (ownerOnly) throw ownerOnly;
   if (patch.content === undefined) return writeUpdate(ctx, id, patch);
   // A refused PATCH gives its charge back: an embedding made first would be free work.
@@ -219,7 +210,7 @@ function batchItemOf(ctx: DomainContext, raw: unknown): BatchItem {
     };
   }
   const { id, ...patch } = result.data;
-  const ownerOnly = ownerOnlyRefusal(ctx, patch);
+  const ownerOnly = ownerOnlyOf(ctx, patch);
   return ownerOnly
     ? { error: { id, status: ownerOnly.status, message: ownerOnly.message } }
     : { id, patch };

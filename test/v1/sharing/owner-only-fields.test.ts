@@ -1,7 +1,8 @@
 /**
  * `pinned` and `immutable` are the owner's, as the pin routes are: a grantee with a write grant
  * may not set or clear them through PATCH (403 FORBIDDEN) or a batch update (a per-item 403),
- * and nothing is embedded or written for such a request (issue #44).
+ * nor store a memory pinned or immutable (403, the whole batch), and nothing is embedded or
+ * written for such a request (issue #44).
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -76,6 +77,26 @@ describe("owner-only fields through a grant", () => {
     expect(await owner.getMemory(a)).toMatchObject({ pinned: false, immutable: false });
     expect(await history(owner, a)).toEqual([]);
     expect(await owner.getMemory(b)).toMatchObject({ importance: 0.3, pinned: false });
+  });
+
+  it("a grantee's store or batch store that pins or freezes is a 403; nothing embedded or written", async () => {
+    const model = `owner-only-store:${crypto.randomUUID()}`;
+    const worker = workerWith({ ...env, ...countedProviders(model) });
+    const owner = newWallet(worker);
+    const agent = newWallet(worker);
+    await grant(owner, agent, "team", "write");
+    const before = await callsOf(model);
+    for (const fields of [{ pinned: true }, { immutable: true }]) {
+      const one = { content: uniqueText("pinned by the grantee"), namespace: "team", ...fields };
+      expectError(await agent.post(as("/v1/store", owner), one), 403, "FORBIDDEN");
+      const batch = { memories: [{ content: uniqueText("plain"), namespace: "team" }, one] };
+      expectError(await agent.post(as("/v1/store/batch", owner), batch), 403, "FORBIDDEN");
+    }
+    expect(await callsOf(model)).toEqual(before);
+    expect(expectStatus(await owner.get("/v1/memories/count"), 200).count).toBe(0);
+    // pinned: false is the default, and a plain shared store still works.
+    const plain = { content: uniqueText("plain"), namespace: "team", pinned: false };
+    expectStatus(await agent.post(as("/v1/store", owner), plain), 201);
   });
 
   it("the owner still pins and freezes, by PATCH and in a batch", async () => {
