@@ -234,6 +234,9 @@ describe("GET /.well-known/x402", () => {
         price: { usd, amount: ATOMIC[usd], network: "eip155:8453", asset: BASE_USDC, decimals: 6 },
       });
       expectBazaar(item.extensions.bazaar, method, path);
+      // A body-dependent dearer price (a batch update that embeds) is stated too.
+      const dearer = priced.get(listed[i])?.["x-price-if"];
+      if (dearer) expect(item.description).toContain(`${dearer.usd} USDC when ${dearer.when}`);
     }
   });
 

@@ -21,6 +21,7 @@ export interface DocOperation {
   "x-price-usd"?: string;
   /** What the price is per, when a call counts several (import: "100 memories"). */
   "x-price-per"?: string;
+  "x-price-if"?: { usd: string; when: string };
   parameters?: DocParameter[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;

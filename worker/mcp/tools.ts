@@ -100,8 +100,9 @@ function queryProperty(schema: Schema): Schema {
 function describe(op: DocOperation, method: string, path: string): string {
   const price = op["x-price-usd"];
   const per = op["x-price-per"] ? `per ${op["x-price-per"]}` : "per call";
+  const dearer = op["x-price-if"];
   const paid = price
-    ? ` Paid: ${price} USDC ${per} once the wallet's 100 free calls are used (x402: the result asks for payment; retry with _meta["x402/payment"]).`
+    ? ` Paid: ${price} USDC ${per}${dearer ? ` (${dearer.usd} USDC when ${dearer.when})` : ""} once the wallet's 100 free calls are used (x402: the result asks for payment; retry with _meta["x402/payment"]).`
     : " Free.";
   return `${op.summary ?? op.operationId}.${op.description ? ` ${op.description}` : ""} (${method.toUpperCase()} ${path})${paid}`;
 }

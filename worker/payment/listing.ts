@@ -41,7 +41,9 @@ export function listPaidResources(
       x402Version: 2,
       accepts: requirementsFor(settings, route.price),
       lastUpdated,
-      description: `${contract.summary}: ${route.price.usd} ${PRICE_SYMBOL} per ${route.per ?? "call"}`,
+      description: `${contract.summary}: ${route.price.usd} ${PRICE_SYMBOL} per ${route.per ?? "call"}${
+        route.dearer ? `; ${route.dearer.price.usd} ${PRICE_SYMBOL} when ${route.dearer.when}` : ""
+      }`,
       mimeType: "application/json",
       serviceName: SERVICE_NAME,
       extensions: bazaarFor(route.bazaar, httpRequestContext(example, contract)),

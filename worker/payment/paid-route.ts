@@ -12,6 +12,8 @@ export interface PaidRoute {
   price: Price;
   /** What the price is per when a call counts units ("100 memories"); absent: per call. */
   per?: string;
+  /** A dearer price a call's body can ask for (operation-meta's `priceIf`), and when. */
+  dearer?: { price: Price; when: string };
   /** declareBazaar(contract): the same for every request, enriched per request. */
   bazaar: Record<string, unknown>;
 }

@@ -94,10 +94,12 @@ function paidRouteMapOf(): Map<Matcher, PaidRoute> {
     if (!price) continue;
     const contract = routeContract(doc, matcher.method, matcher.path);
     const per = matcher.operation.units?.per;
+    const dearer = matcher.operation.priceIf;
     map.set(matcher, {
       contract,
       price: PRICES[price],
       ...(per ? { per } : {}),
+      ...(dearer ? { dearer: { price: PRICES[dearer.price], when: dearer.when } } : {}),
       bazaar: declareBazaar(contract),
     });
   }
