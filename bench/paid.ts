@@ -236,6 +236,10 @@ async function mixedLoad(paid: PaidClient, rounds: number): Promise<MixedResult>
         ),
       ),
     );
+    const roundMax = Math.max(...answers.flat().map((a) => a.ms));
+    log(
+      `paid: mixed round ${round + 1}/${rounds} (${by}): ${answers.flat().filter((a) => a.status < 300).length} served, slowest ${Math.round(roundMax)} ms`,
+    );
     for (const [k, [account]] of payers.entries()) {
       const sent = answers[k] ?? [];
       const spent = (before[k] ?? 0n) - (await paid.balanceOf(account.address));
