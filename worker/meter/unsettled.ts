@@ -93,12 +93,7 @@ export function keepUnsettled(sql: SqlStorage, payment: UnsettledPayment, nowMs:
 }
 
 export function unsettledState(sql: SqlStorage, nonce: string): UnsettledState | undefined {
-  return sql
-    .exec<{ state: UnsettledState }>(
-      "SELECT state FROM unsettled_payment WHERE nonce = ?",
-      nonce.toLowerCase(),
-    )
-    .toArray()[0]?.state;
+  return stateOf(sql, nonce.toLowerCase())?.state;
 }
 
 /**
@@ -147,6 +142,24 @@ export function nextCheckAt(sql: SqlStorage): number | undefined {
   return row?.at ?? undefined;
 }
 
+function stateOf(sql: SqlStorage, key: string) {
+  return sql
+    .exec<{ state: UnsettledState; amount: number }>(
+      "SELECT state, amount FROM unsettled_payment WHERE nonce = ?",
+      key,
+    )
+    .toArray()[0];
+}
+
+function resolveAs(sql: SqlStorage, key: string, state: UnsettledState, nowMs: number) {
+  sql.exec(
+    "UPDATE unsettled_payment SET state = ?, resolved_at = ? WHERE nonce = ?",
+    state,
+    nowMs,
+    key,
+  );
+}
+
 /**
  * What the chain said of a still-unknown payment: `paid` credits its price, `expired` releases
  * its nonce. A payment already resolved stays as it is; the answer is its state after.
@@ -158,20 +171,10 @@ export function resolveUnsettled(
   nowMs: number,
 ): UnsettledState | undefined {
   const key = nonce.toLowerCase();
-  const row = sql
-    .exec<{ state: UnsettledState; amount: number }>(
-      "SELECT state, amount FROM unsettled_payment WHERE nonce = ?",
-      key,
-    )
-    .toArray()[0];
+  const row = stateOf(sql, key);
   if (row?.state !== "unknown") return row?.state;
   const state: UnsettledState = outcome === "paid" ? "credited" : "expired";
-  sql.exec(
-    "UPDATE unsettled_payment SET state = ?, resolved_at = ? WHERE nonce = ?",
-    state,
-    nowMs,
-    key,
-  );
+  resolveAs(sql, key, state, nowMs);
   if (outcome === "paid") {
     addCredit(sql, row.amount);
     settlePayment(sql, key);
@@ -188,18 +191,9 @@ export function resolveUnsettled(
  */
 export function serveUnsettled(sql: SqlStorage, nonce: string, nowMs: number): boolean {
   const key = nonce.toLowerCase();
-  const row = sql
-    .exec<{ state: UnsettledState; amount: number }>(
-      "SELECT state, amount FROM unsettled_payment WHERE nonce = ?",
-      key,
-    )
-    .toArray()[0];
+  const row = stateOf(sql, key);
   if (row?.state !== "credited" || !spendCredit(sql, row.amount)) return false;
-  sql.exec(
-    "UPDATE unsettled_payment SET state = 'served', resolved_at = ? WHERE nonce = ?",
-    nowMs,
-    key,
-  );
+  resolveAs(sql, key, "served", nowMs);
   return true;
 }
 
