@@ -16,6 +16,9 @@
  *   /pending-unsent/         POST /settle answers `settlement_pending` naming a transaction it
  *                            never sent: the outcome stays unknown until the test itself moves
  *                            the money (or never does)
+ *   /refuses/                POST /settle answers 400 with a settle response that refuses the
+ *                            payment and names no transaction (x402's client throws it as a
+ *                            SettleError): a refusal, not an unknown outcome
  *
  * It sends from an anvil test account of its own (index 6), one transaction at a time.
  */
@@ -139,6 +142,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, send: Send): Pr
       payer,
     });
   if (mode === "settle-fails") return sendJson(res, 500, { error: "settlement crashed" });
+  if (mode === "refuses") {
+    return sendJson(res, 400, {
+      success: false,
+      errorReason: "invalid_exact_evm_insufficient_balance",
+      transaction: "",
+      network,
+      payer,
+    });
+  }
   if (mode === "pending-unsent") return pending(`0x${"ab".repeat(32)}`);
   const hash = await sendOnce(send, payment);
   if (mode === "pending-after-settling") return pending(hash);

@@ -25,7 +25,7 @@ import {
 } from "../x402/chain";
 import { chainEnv, freezeClockAt } from "./chain";
 
-type Mode = "pending-after-settling" | "hang-after-sending" | "pending-unsent";
+type Mode = "pending-after-settling" | "hang-after-sending" | "pending-unsent" | "refuses";
 
 /** The chain's settings with a remote facilitator that behaves as `mode` says (RPC kept to read). */
 const remoteWorker = (mode: Mode) => {
@@ -60,6 +60,21 @@ afterEach(() => {
 });
 
 describe("a settlement whose outcome is unknown", () => {
+  it("a facilitator's refusal that names no transaction is a 402 at once, not an unknown outcome", async () => {
+    const p = await newPayer(remoteWorker("refuses"));
+    const body = { content: uniqueText("refused by the facilitator") };
+    const { headers } = await storeWithPayment(p, body);
+    const started = Date.now();
+    const res = await p.call("POST", "/v1/store", body, headers);
+    expect(res.status).toBe(402);
+    expect(res.body.error.details.reason).toMatch(
+      /settlement failed: invalid_exact_evm_insufficient_balance/,
+    );
+    // No chain polling until the bound: a refusal is known when it is answered.
+    expect(Date.now() - started).toBeLessThan(SETTLEMENT_BOUND_MS);
+    expect((await p.call("GET", "/v1/memories/count")).body.count).toBe(0);
+  });
+
   it("settled, then reported pending: the chain shows it paid, so the call is served", async () => {
     const p = await newPayer(remoteWorker("pending-after-settling"));
     const body = { content: uniqueText("pending but paid") };

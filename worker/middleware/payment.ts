@@ -283,7 +283,20 @@ async function settle(c: AppContext, call: PaidCall): Promise<Settlement> {
         startedMs + REMOTE_SETTLE_MS - Date.now(),
       ).then(
         (response): Attempt => (response ? { response } : { cause: "timed out", timedOut: true }),
-        (cause: unknown): Attempt => ({ cause }),
+        // A facilitator's non-2xx answer carrying a settle response is that answer (found by
+        // name: a bundler may hold two copies of x402's classes).
+        (cause: unknown): Attempt =>
+          isSettleError(cause)
+            ? {
+                response: {
+                  success: false,
+                  errorReason: cause.errorReason,
+                  errorMessage: cause.errorMessage,
+                  transaction: cause.transaction,
+                  network: cause.network,
+                },
+              }
+            : { cause },
       ),
     );
     const settled = attempt.response;
