@@ -7,6 +7,10 @@ import { defineConfig } from "vitest/config";
 // no console; the `browser` project serves the built one through wrangler dev.
 mkdirSync(new URL("./console/dist", import.meta.url), { recursive: true });
 
+/** A request's log line as the console prints it: `{ event: 'request', …` (maybe colored). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the console's color codes.
+const REQUEST_LINE = /^\{\s*event: (\x1b\[\d+m)?'request'/;
+
 /**
  * Tests run inside workerd (the Workers runtime) against a real Postgres: the global setup
  * starts the embedded one, or uses DATABASE_URL when it is set (CI runs the suite both ways),
@@ -14,6 +18,10 @@ mkdirSync(new URL("./console/dist", import.meta.url), { recursive: true });
  */
 export default defineConfig({
   test: {
+    // Every request logs one line (worker/middleware/request-log.ts), thousands in a run: they
+    // are left out of the output (test/lib/log.test.ts checks them). Only the root config's
+    // filter is applied.
+    onConsoleLog: (log) => !REQUEST_LINE.test(log),
     projects: [
       {
         plugins: [

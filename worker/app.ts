@@ -1,19 +1,19 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { ApiError, errorBody } from "./errors";
-import { Timings } from "./lib/timing";
 import { validationError } from "./lib/validate";
 import type { AppEnv } from "./middleware/app-env";
 import { identify, requireWallet } from "./middleware/auth";
 import { inputGuard } from "./middleware/body";
 import { errorResponse } from "./middleware/error-response";
 import { metering, rateLimit } from "./middleware/meter";
+import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security-headers";
 import { services } from "./middleware/services";
 import { operationFor, PAID_ROUTES, registerRoutes } from "./routes";
 
 /**
- * Builds the Hono app: request ids, per-request services, identity and rate limits, body
- * checks, the routes, and one error path so every failure has the body
+ * Builds the Hono app: request ids and log lines, per-request services, identity and rate
+ * limits, body checks, the routes, and one error path so every failure has the body
  * `{error: {code, message, details?, request_id}}`.
  */
 export function createApp(): OpenAPIHono<AppEnv> {
@@ -25,19 +25,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
   });
 
   app.use(securityHeaders);
-  // The service's own request id: a client's header (cf-ray, x-request-id) never becomes one,
-  // so what a log line or an error body names was made here.
-  app.use(async (c, next) => {
-    const requestId = crypto.randomUUID();
-    const timings = new Timings();
-    c.set("requestId", requestId);
-    c.set("timings", timings);
-    const started = performance.now();
-    await next();
-    timings.add("total", performance.now() - started);
-    c.header("x-request-id", requestId);
-    c.header("server-timing", timings.header());
-  });
+  // The request id, Server-Timing, and the request's one log line (docs/operations.md).
+  app.use(requestLog);
   // Hono hands only Error instances to onError and rethrows anything else, which the runtime
   // answers with its own 500 page. The database driver rejects with its socket's "error"
   // Event when a connection drops while it is being opened (a database stopped mid-request):

@@ -1,17 +1,17 @@
 import { DrizzleQueryError, sql } from "drizzle-orm";
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  describe,
-  expect,
-  it,
-  type MockInstance,
-  vi,
-} from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeFailure, logError } from "../../worker/lib/log";
 import { withDb } from "../db";
-import { newWallet, request, signAuth } from "../helpers";
+import { newWallet, PREFIX, request, signAuth, uniqueText } from "../helpers";
+import {
+  type ConsoleCall,
+  captureConsole,
+  expectedTag,
+  lineOf,
+  releaseConsole,
+  requestLines,
+  textOf,
+} from "../log-capture";
 
 /**
  * Log lines must not hold what users send or store. The Worker runs in this isolate, so the
@@ -44,30 +44,24 @@ afterAll(() =>
   }),
 );
 
-const METHODS = ["log", "info", "warn", "error", "debug"] as const;
-let spies: MockInstance[] = [];
+afterEach(releaseConsole);
 
-function captureLogs(): () => string {
-  spies = METHODS.map((m) => vi.spyOn(console, m).mockImplementation(() => {}));
-  return () =>
-    spies
-      .flatMap((spy) => spy.mock.calls)
-      .map((args) => args.map((a) => (a instanceof Error ? `${a.stack} ${a.message}` : String(a))))
-      .map((parts) => parts.join(" "))
-      .join("\n");
-}
-
-afterEach(() => {
-  for (const spy of spies) spy.mockRestore();
-  spies = [];
-});
+/** The one argument of each call that logged an object with `event` (lib/log.ts lines). */
+const eventLines = (calls: ConsoleCall[], event: string) =>
+  calls.flatMap(({ method, args }) => {
+    const [line] = args;
+    const isEvent =
+      typeof line === "object" && line !== null && (line as { event?: unknown }).event === event;
+    return isEvent ? [{ method, line: line as Record<string, unknown> }] : [];
+  });
 
 describe("logs of a failing request", () => {
   it("name the request, the route and the SQLSTATE, and hold no content, metadata or wallet", async () => {
     const w = newWallet();
     const auth = await signAuth(w.account);
     const signature = auth.split(":")[2] ?? "";
-    const logs = captureLogs();
+    const calls = captureConsole();
+    const logs = () => textOf(calls());
     // A fault injected on purpose (the trigger above): its 500 is outside the contract.
     const res = await request("POST", "/v1/store", {
       body: {
@@ -85,6 +79,22 @@ describe("logs of a failing request", () => {
     expect(lines).toContain(res.body.error.request_id);
     expect(lines).toContain("/v1/store");
     expect(lines).toContain(`SQLSTATE ${SQLSTATE}`);
+    // The failure's line and the request's line, joined by the request id.
+    const [failure, ...more] = eventLines(calls(), "error");
+    expect(more).toEqual([]);
+    expect(failure?.method).toBe("error");
+    expect(failure?.line).toMatchObject({
+      request_id: res.body.error.request_id,
+      where: "POST /v1/store",
+      error: expect.stringContaining(`SQLSTATE ${SQLSTATE}`),
+    });
+    expect(lineOf(requestLines(calls()), res.body.error.request_id)).toMatchObject({
+      route: "storeMemory",
+      status: 500,
+      wallet: await expectedTag(w.address),
+      // A free call, given back: the call failed.
+      payment: "free",
+    });
     for (const secret of [
       "pineapples",
       "kiwi",
@@ -108,7 +118,8 @@ describe("logError", () => {
   const signature = `0x${"ab12".repeat(32)}cd`;
 
   it("logs a failed query by SQLSTATE and names, never its SQL, parameters or values", () => {
-    const logs = captureLogs();
+    const calls = captureConsole();
+    const logs = () => textOf(calls());
     const pgError = Object.assign(
       new Error(`duplicate key value violates unique constraint: Key (wallet)=(${address})`),
       {
@@ -125,8 +136,11 @@ describe("logError", () => {
       pgError,
     );
     logError("[req-1] POST /v1/store", failed);
+    const [logged, ...more] = eventLines(calls(), "error");
+    expect(more).toEqual([]);
+    expect(logged?.method).toBe("error");
+    expect(logged?.line).toMatchObject({ request_id: "req-1", where: "POST /v1/store" });
     const line = logs();
-    expect(line).toContain("[req-1] POST /v1/store");
     expect(line).toContain("SQLSTATE 23505");
     expect(line).toContain("constraint=users_wallet_unique");
     expect(line).toContain("table=users");
@@ -165,21 +179,112 @@ describe("logs while the database is unavailable", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.parse("2030-01-01T00:00:00Z");
     vi.setSystemTime(start);
-    const logs = captureLogs();
+    const calls = captureConsole();
     const outage = () =>
       new DrizzleQueryError("select 1", [], new Error("Connection terminated unexpectedly"));
     for (let i = 0; i < 50; i++) logError(`[req-${i}] POST /v1/store`, outage());
     vi.setSystemTime(start + 5_000);
     logError("[req-last] POST /v1/store", outage());
-    const lines = logs().split("\n");
+    const lines = calls();
 
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toContain("[req-0] POST /v1/store: database unavailable");
-    expect(lines[1]).toContain("[req-last]");
-    expect(lines[1]).toContain("49 more failures like it in the last 5 s");
-    expect(logs()).not.toMatch(/^\s+at /m);
+    const [first, last] = eventLines(lines, "database_unavailable");
+    expect(first?.method).toBe("warn");
+    expect(first?.line).toEqual({
+      event: "database_unavailable",
+      request_id: "req-0",
+      where: "POST /v1/store",
+      error: "query failed <- caused by Error: Connection terminated unexpectedly",
+    });
+    expect(last?.line).toMatchObject({
+      request_id: "req-last",
+      more_failures: 49,
+      over_seconds: 5,
+    });
+    expect(last?.line).not.toHaveProperty("stack");
     // A failure that is not an outage still gets its own line and stack frames.
     logError("[req-bug] POST /v1/store", new TypeError("x is undefined"));
-    expect(logs()).toMatch(/\[req-bug\][^\n]*TypeError[^\n]*\n\s+at /);
+    const [bug] = eventLines(calls(), "error");
+    expect(bug?.line).toMatchObject({
+      request_id: "req-bug",
+      error: "TypeError: x is undefined",
+      stack: expect.arrayContaining([expect.stringMatching(/^at /)]),
+    });
+  });
+});
+
+describe("request lines", () => {
+  it("are one JSON object per request: operation, status, wallet tag and payment, nothing sent", async () => {
+    const w = newWallet();
+    const auth = await signAuth(w.account);
+    const signature = auth.split(":")[2] ?? "";
+    const content = `log-line-test ${uniqueText("guava")}`;
+    const calls = captureConsole();
+
+    const stored = await request("POST", "/v1/store", {
+      body: { content, metadata: { note: "metadata value quince" }, tags: ["tag-lychee"] },
+      headers: { "x-wallet-auth": auth },
+    });
+    expect(stored.status).toBe(201);
+    const memoryId: string = stored.body.id;
+    const got = await w.get(`/v1/memories/${memoryId}`);
+    expect(got.status).toBe(200);
+    const unknown = await w.get("/v1/no-such-path-tamarind");
+    expect(unknown.status).toBe(404);
+    const forged = await request("GET", "/v1/memories", {
+      headers: {
+        "x-wallet-auth": `${w.address}:${Math.floor(Date.now() / 1000)}:0x${"12".repeat(65)}`,
+      },
+    });
+    expect(forged.status).toBe(401);
+    const health = await request("GET", "/health");
+    expect(health.status).toBe(200);
+
+    const lines = requestLines(calls());
+    const tag = await expectedTag(w.address);
+    expect(tag).toMatch(/^[0-9a-f]{16}$/);
+    const of = (res: { headers: Headers }) => lineOf(lines, res.headers.get("x-request-id"));
+    expect(of(stored)).toEqual({
+      event: "request",
+      request_id: stored.headers.get("x-request-id"),
+      route: "storeMemory",
+      method: "POST",
+      status: 201,
+      duration_ms: expect.any(Number),
+      auth: "wallet",
+      wallet: tag,
+      payment: "free",
+    });
+    expect(of(stored).duration_ms).toBeGreaterThanOrEqual(0);
+    // The operation, not the path: the memory id is not in it.
+    expect(of(got)).toMatchObject({
+      route: "getMemory",
+      status: 200,
+      wallet: tag,
+      payment: "none",
+    });
+    expect(of(unknown)).toMatchObject({ route: null, method: "GET", status: 404, wallet: tag });
+    expect(of(forged)).toMatchObject({ route: "listMemories", status: 401, auth: "invalid" });
+    expect(of(forged).wallet).toBeNull();
+    expect(of(health)).toMatchObject({ route: "health", auth: "anonymous", wallet: null });
+
+    const text = textOf(calls());
+    for (const secret of [
+      content,
+      "guava",
+      "quince",
+      "tag-lychee",
+      memoryId,
+      "tamarind",
+      w.address,
+      w.address.toLowerCase(),
+      w.address.slice(2).toLowerCase(),
+      signature,
+      signature.slice(2),
+      "12".repeat(65),
+      PREFIX,
+    ]) {
+      expect(text, secret).not.toContain(secret);
+    }
   });
 });

@@ -5,17 +5,63 @@
  * content, metadata, wallet addresses), and a Postgres error's message and detail quote values
  * ("Key (content_hash)=(…)"), so neither is logged. Long hex strings (wallet addresses,
  * signatures, hashes) are shortened wherever they appear.
+ *
+ * Lines are objects, not text: Workers Logs indexes an object's fields, so `event`,
+ * `request_id` and `where` can be filtered on (docs/operations.md); a string, even one holding
+ * JSON, is only searchable as text.
  */
 import { DrizzleQueryError } from "drizzle-orm";
 import { isDatabaseUnavailable } from "../db/unavailable";
 import { ApiError } from "../errors";
+import { sha256Hex } from "./hash";
+
+/** A failure's log line (`event: "error"`; docs/operations.md). */
+export interface ErrorLine {
+  event: "error";
+  request_id?: string;
+  where: string;
+  /** The error and its causes, described without user data (describeFailure). */
+  error?: string;
+  /** Stack frames: file and function names only. */
+  stack?: string[];
+}
 
 export function logError(where: string, err?: unknown): void {
   if (err !== undefined && isDatabaseUnavailable(err)) {
     logOutage(where, err);
     return;
   }
-  console.error(err === undefined ? redact(where) : `${redact(where)}: ${describeFailure(err)}`);
+  const line: ErrorLine = { event: "error", ...placeOf(where) };
+  if (err !== undefined) {
+    line.error = describeCauses(err);
+    const stack = frames(err);
+    if (stack.length > 0) line.stack = stack;
+  }
+  console.error(line);
+}
+
+/**
+ * Where a failure happened, with the request id that callers put first (`[<id>] …`) as a
+ * field of its own, so that the failure and its request's line (request-log.ts) join on it.
+ */
+function placeOf(where: string): { request_id?: string; where: string } {
+  const tagged = /^\[([\w-]+)\] (.*)$/s.exec(where);
+  return tagged?.[1] && tagged[2] !== undefined
+    ? { request_id: tagged[1], where: redact(tagged[2]) }
+    : { where: redact(where) };
+}
+
+/**
+ * A wallet as log lines name it: the first 16 hex digits of the SHA-256 of a fixed label and
+ * the lower-case address. The same wallet has the same tag in every line, so its requests can
+ * be followed, and an operator who has an address computes its tag (docs/operations.md); the
+ * address itself is never logged. Addresses are public, so the tag hides a wallet from a
+ * reader who does not know the address, not from one who tries a known address.
+ */
+export const WALLET_TAG_LABEL = "memory-service wallet tag v1:";
+
+export async function walletTag(wallet: string): Promise<string> {
+  return (await sha256Hex(WALLET_TAG_LABEL + wallet.toLowerCase())).slice(0, 16);
 }
 
 /**
@@ -30,6 +76,19 @@ export function logError(where: string, err?: unknown): void {
  * the requests it was proxying with a plain-text 503 "Your worker restarted mid-request".
  */
 const OUTAGE_LOG_INTERVAL_MS = 5_000;
+
+/** An outage's log line (`event: "database_unavailable"`; docs/operations.md). */
+export interface OutageLine {
+  event: "database_unavailable";
+  request_id?: string;
+  where: string;
+  error: string;
+  /** Failures like it since the last such line, which got no line of their own. */
+  more_failures?: number;
+  /** Seconds since the last such line. */
+  over_seconds?: number;
+}
+
 let outageLoggedAt = Number.NEGATIVE_INFINITY;
 let outageSuppressed = 0;
 
@@ -39,13 +98,18 @@ function logOutage(where: string, err: unknown): void {
     outageSuppressed += 1;
     return;
   }
-  const more =
-    outageSuppressed > 0
-      ? ` (and ${outageSuppressed} more failures like it in the last ${Math.round((now - outageLoggedAt) / 1000)} s)`
-      : "";
+  const line: OutageLine = {
+    event: "database_unavailable",
+    ...placeOf(where),
+    error: describeCauses(err),
+  };
+  if (outageSuppressed > 0) {
+    line.more_failures = outageSuppressed;
+    line.over_seconds = Math.round((now - outageLoggedAt) / 1000);
+  }
   outageLoggedAt = now;
   outageSuppressed = 0;
-  console.warn(`${redact(where)}: database unavailable: ${describeCauses(err)}${more}`);
+  console.warn(line);
 }
 
 /** Postgres error fields that name things (SQLSTATE, objects, the C routine), not values. */
@@ -58,7 +122,7 @@ const MAX_CAUSES = 4;
 
 /** One line (plus stack frames) describing an error and its causes without user data. */
 export function describeFailure(err: unknown): string {
-  return describeCauses(err) + frames(err);
+  return [describeCauses(err), ...frames(err)].join("\n");
 }
 
 function describeCauses(err: unknown): string {
@@ -90,14 +154,14 @@ function describeOne(err: unknown): string {
   return code === undefined ? `${err.name}: ${message}` : `${err.name} ${code}: ${message}`;
 }
 
-/** The stack's frames only: its first lines repeat the message. */
-function frames(err: unknown): string {
-  if (!(err instanceof Error) || err.stack === undefined) return "";
-  const lines = err.stack
+/** The stack's frames only (its first lines repeat the message), each `at …`. */
+function frames(err: unknown): string[] {
+  if (!(err instanceof Error) || err.stack === undefined) return [];
+  return err.stack
     .split("\n")
     .filter((line) => /^\s+at /.test(line))
-    .slice(0, MAX_FRAMES);
-  return lines.length > 0 ? `\n${lines.map((line) => redact(line)).join("\n")}` : "";
+    .slice(0, MAX_FRAMES)
+    .map((line) => redact(line.trim()));
 }
 
 const LONG_HEX = /\b(0x)?([0-9a-fA-F]{4})[0-9a-fA-F]{32,}([0-9a-fA-F]{4})\b/g;

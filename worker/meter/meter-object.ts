@@ -64,6 +64,7 @@
  * one exception is the alarm, which reads the chain between its synchronous steps.
  */
 import { DurableObject } from "cloudflare:workers";
+import { walletTag } from "../lib/log";
 import { authorizationUsed } from "../payment/chain-state";
 import {
   addCredit,
@@ -300,10 +301,21 @@ export class Meter extends DurableObject<NoBindings> {
       () => undefined,
     );
     const now = Date.now();
-    if (used === true) resolveUnsettled(this.sql, payment.nonce, "paid", now);
+    let resolved: UnsettledState | undefined;
+    if (used === true) resolved = resolveUnsettled(this.sql, payment.nonce, "paid", now);
     else if (used === false && now / 1000 > payment.validBefore + EXPIRY_MARGIN_SECONDS) {
-      resolveUnsettled(this.sql, payment.nonce, "expired", now);
+      resolved = resolveUnsettled(this.sql, payment.nonce, "expired", now);
     } else checkAgainLater(this.sql, payment.nonce, payment.checks, now);
+    // How the follow-up of a 502 with an unknown outcome ended (docs/operations.md).
+    if (resolved === "credited" || resolved === "expired") {
+      console.log({
+        event: "unsettled_payment",
+        state: resolved,
+        wallet: await walletTag(payment.authorization.owner),
+        amount: payment.amount,
+        checks: payment.checks + 1,
+      });
+    }
   }
 
   /** Takes a sign-in (or session) nonce once (nonces.ts). */

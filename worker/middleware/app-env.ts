@@ -40,8 +40,27 @@ export type AppEnv = {
     freeServed: boolean | undefined;
     /** An /mcp request's tool calls (lib/inner-call.ts), for its rate-limit headers. */
     innerCalls: InnerCalls | undefined;
+    /**
+     * How the charge point had this call paid for, for its log line (request-log.ts): set
+     * where that is decided (charge.ts, paid-call.ts, payment.ts); unset, nothing was charged.
+     */
+    payment: PaymentOutcome | undefined;
   };
 };
+
+/**
+ * How a paid operation's call was paid for: a free call or the wallet's credit (either given
+ * back when the call failed), a settled payment, a settled payment credited because the call
+ * failed, a settlement whose outcome was unknown at its bound (a 502; the payer's Meter keeps
+ * it), or a payment identifier's kept answer sent again.
+ */
+export type PaymentOutcome =
+  | "free"
+  | "credit"
+  | "paid"
+  | "credited"
+  | "unknown-outcome"
+  | "replayed";
 
 export type AppContext = Context<AppEnv>;
 

@@ -118,6 +118,7 @@ async function fromAllowance(
         : {}),
     });
   }
+  c.set("payment", taken.grant.credit === undefined ? "free" : "credit");
   let served = false;
   try {
     const response = await run();

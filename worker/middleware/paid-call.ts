@@ -52,6 +52,7 @@ export async function runPaid(
   run: Run,
   receipt?: string,
 ): Promise<Served> {
+  c.set("payment", "paid");
   const response = await run();
   if (receipt) response.headers.set(PAYMENT_RESPONSE_HEADER, receipt);
   if (response.status < 400) return { outcome: "served", response };
@@ -64,5 +65,6 @@ export async function runPaid(
     .catch((err: unknown) =>
       logError(`[${c.get("requestId")}] could not credit a failed paid call`, err),
     );
+  c.set("payment", "credited");
   return { outcome: "credited", response };
 }

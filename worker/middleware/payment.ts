@@ -171,6 +171,7 @@ async function chargeOnce(c: AppContext, call: PaidCall, id: string, run: Run): 
   if (claim.outcome === "conflict") throw paymentIdConflict(id);
   if (claim.outcome === "in_progress") throw paymentIdInProgress(id);
   if (claim.outcome === "replay") {
+    c.set("payment", "replayed");
     const unsettled = claim.response.headers[PAYMENT_UNSETTLED_HEADER];
     if (!unsettled) return replayOf(id, claim.response);
     return retryUnsettled(c, call, { id, nonce: unsettled, stored: claim.response }, run);
@@ -213,6 +214,7 @@ async function releaseId(c: AppContext, meter: WalletMeter, id: string) {
 async function settleAndRun(c: AppContext, call: PaidCall, run: Run): Promise<Served> {
   const settlement = await settle(c, call);
   if (settlement.outcome === "unknown") {
+    c.set("payment", "unknown-outcome");
     return { outcome: "unknown", response: errorResponse(c, settlement.error) };
   }
   return runPaid(c, call, run, settlement.receipt);
