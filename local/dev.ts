@@ -78,6 +78,8 @@ async function main() {
   const vars: Record<string, string> = {
     ...db.workerVars,
     JWT_SECRET: devJwtSecret(),
+    // wrangler dev prints a line per request of its own; REQUEST_LOG=on npm run dev shows ours.
+    REQUEST_LOG: process.env.REQUEST_LOG || "off",
     ...embedder.vars,
   };
   // Every variable the Worker reads (worker/env.ts) can be set from the shell; the database

@@ -58,6 +58,11 @@ export interface Env {
   /** on | off; unset: on when the METER binding exists (see middleware/metering.ts). */
   METERING?: string;
   /**
+   * on (unset) | off: the one structured line per request (middleware/request-log.ts). npm run
+   * dev sets off, since wrangler dev prints a line per request of its own.
+   */
+  REQUEST_LOG?: string;
+  /**
    * The most free-allowance calls the wallets calling from one client IP may take a day
    * (middleware/charge.ts); unset: no cap. Wallets cost nothing to make, so without it one
    * client can claim every new wallet's 100 free calls.
@@ -117,6 +122,7 @@ const configSchema = z.object({
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().min(1).optional(),
   METERING: z.enum(["on", "off"]).optional(),
+  REQUEST_LOG: z.enum(["on", "off"]).optional(),
   FREE_CALLS_PER_IP_PER_DAY: wholeNumber(
     "FREE_CALLS_PER_IP_PER_DAY",
     1,

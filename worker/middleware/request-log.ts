@@ -61,7 +61,7 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   timings.add("total", ms);
   c.header("x-request-id", requestId);
   c.header("server-timing", timings.header());
-  console.log(await requestLine(c, ms));
+  if (c.env.REQUEST_LOG !== "off") console.log(await requestLine(c, ms));
 });
 
 async function requestLine(c: AppContext, ms: number): Promise<RequestLine> {
