@@ -3,6 +3,11 @@
  * token as `Authorization: Bearer` like any other client. Every failure becomes an ApiError
  * that carries the API's code, message and request id, so the UI can show all three.
  */
+import type { z } from "@hono/zod-openapi";
+import type {
+  GrantList as GrantListSchema,
+  Grant as GrantSchema,
+} from "../../worker/routes/schemas/grant";
 import { isShareable } from "./shareable";
 
 export interface Memory {
@@ -70,16 +75,20 @@ export interface HistoryEntry {
   created_by: string;
 }
 
-export type Permission = "read" | "write";
+/**
+ * A namespace an owner shared with a grantee (POST/GET /v1/grants, GET /v1/grants/received):
+ * the type of the API's own response schema (worker/routes/schemas/grant.ts), so the two cannot
+ * drift apart. The import is type-only: the bundle holds none of the Worker's code.
+ */
+export type Grant = z.output<typeof GrantSchema>;
+export type Permission = Grant["permission"];
+/** GET /v1/grants and GET /v1/grants/received. */
+export type GrantList = z.output<typeof GrantListSchema>;
 
-/** A namespace an owner shared with a grantee (POST/GET /v1/grants, GET /v1/grants/received). */
-export interface Grant {
-  owner: string;
-  grantee: string;
-  namespace: string;
-  permission: Permission;
-  created_at: string;
-  updated_at: string;
+/** GET /v1/namespaces: the wallet's namespaces in name order, with their counts. */
+export interface NamespaceList {
+  namespaces: Array<{ name: string; count: number; last_memory_at: string }>;
+  total: number;
 }
 
 export interface RelationListItem {

@@ -7,6 +7,7 @@
  */
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type Api, ApiError } from "./api";
+import { forgetTabValues, hasStrings, tabValue } from "./tab-storage";
 
 export type SignInMethod = "browser-wallet" | "private-key" | "test-wallet";
 
@@ -17,45 +18,26 @@ export interface Session {
   method: SignInMethod;
 }
 
-const STORAGE_KEY = "memory-console.session";
-
-function isSession(value: unknown): value is Session {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v.token === "string" &&
-    typeof v.wallet === "string" &&
-    typeof v.expiresAt === "string" &&
-    typeof v.method === "string"
-  );
-}
+const stored = tabValue("session", (json) =>
+  hasStrings(json, ["token", "wallet", "expiresAt", "method"]) ? (json as Session) : null,
+);
 
 /** The tab's session, unless it has expired. */
 export function loadSession(): Session | null {
-  try {
-    const raw = sessionStorage.getItem(STORAGE_KEY);
-    if (!raw) return null;
-    const parsed: unknown = JSON.parse(raw);
-    if (!isSession(parsed) || Date.parse(parsed.expiresAt) <= Date.now()) {
-      sessionStorage.removeItem(STORAGE_KEY);
-      return null;
-    }
-    return parsed;
-  } catch {
+  const session = stored.load();
+  if (session && Date.parse(session.expiresAt) <= Date.now()) {
+    stored.save(null);
     return null;
   }
+  return session;
 }
 
 export function saveSession(session: Session): void {
-  sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+  stored.save(session);
 }
 
 /** Forgets the token and everything else this tab kept for the wallet (e.g. followed jobs). */
-export function clearSession(): void {
-  for (const key of Object.keys(sessionStorage)) {
-    if (key.startsWith("memory-console.")) sessionStorage.removeItem(key);
-  }
-}
+export const clearSession = forgetTabValues;
 
 interface FreeTierInfo {
   auth: { message_to_sign: string };

@@ -6,6 +6,7 @@
  * (clearSession) forgets it.
  */
 import type { Grant, Permission } from "./api";
+import { hasStrings, tabValue } from "./tab-storage";
 
 export interface SharedNamespace {
   /** The wallet that shared it, lower-case, as the API names it. */
@@ -15,32 +16,16 @@ export interface SharedNamespace {
   permission: Permission;
 }
 
-const STORAGE_KEY = "memory-console.shared";
+const stored = tabValue("shared", (json): SharedNamespace | null => {
+  if (!hasStrings(json, ["owner", "namespace"])) return null;
+  const { owner, namespace, permission } = json;
+  return permission === "read" || permission === "write" ? { owner, namespace, permission } : null;
+});
 
-function isShared(value: unknown): value is SharedNamespace {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v.owner === "string" &&
-    typeof v.namespace === "string" &&
-    (v.permission === "read" || v.permission === "write")
-  );
-}
-
-export function loadShared(): SharedNamespace | null {
-  try {
-    const parsed: unknown = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? "null");
-    return isShared(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
-}
+export const loadShared = (): SharedNamespace | null => stored.load();
 
 /** Keeps the choice for this tab; null goes back to the wallet's own memories. */
-export function saveShared(shared: SharedNamespace | null): void {
-  if (shared) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(shared));
-  else sessionStorage.removeItem(STORAGE_KEY);
-}
+export const saveShared = (shared: SharedNamespace | null): void => stored.save(shared);
 
 export const sharedOf = (grant: Grant): SharedNamespace => ({
   owner: grant.owner,

@@ -139,3 +139,17 @@ export function Checkbox(props: {
     </label>
   );
 }
+
+/** The suggestions of a namespace field (its `list`): the namespaces with their counts. */
+export function NamespaceOptions(props: {
+  id: string;
+  namespaces: ReadonlyArray<{ name: string; count: number }> | undefined;
+}) {
+  return (
+    <datalist id={props.id}>
+      {props.namespaces?.map((n) => (
+        <option key={n.name} value={n.name}>{`${n.name} (${n.count})`}</option>
+      ))}
+    </datalist>
+  );
+}

@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { type Api, type Graph, memoryPath, RELATION_TYPES, type RelationListItem } from "../api";
 import { Checkbox, SelectField, TextField, useField } from "../components/fields";
 import { Actions, Form, Submit } from "../components/forms";
+import { Screen } from "../components/screen";
 import { href, navigate } from "../router";
 import type { SharedNamespace } from "../shared";
 import { ErrorNotice, excerpt, num, Status, useTask } from "../ui";
@@ -113,10 +114,7 @@ export function GraphView(props: { api: Api; shared: SharedNamespace | null; id:
   };
 
   return (
-    <section aria-labelledby="graph-title">
-      <h1 id="graph-title" tabIndex={-1}>
-        Relation graph
-      </h1>
+    <Screen id="graph" title="Relation graph">
       <Form
         class="row"
         onSubmit={() => {
@@ -176,7 +174,7 @@ export function GraphView(props: { api: Api; shared: SharedNamespace | null; id:
           <GraphLists data={data} />
         </>
       )}
-    </section>
+    </Screen>
   );
 }
 

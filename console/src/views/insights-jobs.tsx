@@ -3,32 +3,27 @@ import { useEffect, useState } from "preact/hooks";
 import type { Api, Job } from "../api";
 import { FractionField, TextField, useField } from "../components/fields";
 import { Actions, Form, Submit } from "../components/forms";
+import { tabValue } from "../tab-storage";
 import { DateTime, ErrorNotice, useLoad, useTask } from "../ui";
 
-const JOBS_KEY = "memory-console.jobs";
-
-function rememberedJobs(): string[] {
-  try {
-    const parsed: unknown = JSON.parse(sessionStorage.getItem(JOBS_KEY) ?? "[]");
-    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === "string") : [];
-  } catch {
-    return [];
-  }
-}
+/** The ids of the jobs this tab follows, newest first. */
+const followed = tabValue("jobs", (json) =>
+  Array.isArray(json) ? json.filter((x): x is string => typeof x === "string") : null,
+);
 
 /**
  * Background jobs: the API has no list of them, so the console follows the ones started from
  * this tab (kept in sessionStorage) and any id pasted in, polling until each finishes.
  */
 export function Jobs({ api }: { api: Api }) {
-  const [ids, setIds] = useState<string[]>(rememberedJobs);
+  const [ids, setIds] = useState<string[]>(() => followed.load() ?? []);
   const lookup = useField("");
   const threshold = useField("0.85");
   const task = useTask();
 
   const track = (id: string) => {
     const next = [id, ...ids.filter((x) => x !== id)].slice(0, 10);
-    sessionStorage.setItem(JOBS_KEY, JSON.stringify(next));
+    followed.save(next);
     setIds(next);
   };
 

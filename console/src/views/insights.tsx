@@ -1,6 +1,7 @@
 import type { ComponentChildren } from "preact";
-import type { Api } from "../api";
-import { DataTable, DetailList, IfAny, WhenLoaded } from "../components/lists";
+import type { Api, NamespaceList } from "../api";
+import { DateCell, DetailList, LoadedTable, WhenLoaded } from "../components/lists";
+import { Screen } from "../components/screen";
 import { href } from "../router";
 import type { SharedNamespace } from "../shared";
 import { DateTime, excerpt, num, useLoad } from "../ui";
@@ -24,11 +25,6 @@ interface Stats {
   by_type: Array<{ memory_type: string; count: number }>;
   by_namespace: Array<{ namespace: string; count: number }>;
   total_relations: number;
-}
-
-interface Namespaces {
-  namespaces: Array<{ name: string; count: number; last_memory_at: string }>;
-  total: number;
 }
 
 interface Suggested {
@@ -78,10 +74,7 @@ export function InsightsView({ api, shared }: { api: Api; shared: SharedNamespac
   );
 
   return (
-    <section aria-labelledby="insights-title">
-      <h1 id="insights-title" tabIndex={-1}>
-        Insights
-      </h1>
+    <Screen id="insights" title="Insights">
       <div class="cards">
         <section class="card" aria-labelledby="tier-title">
           <h2 id="tier-title">Free tier</h2>
@@ -113,7 +106,7 @@ export function InsightsView({ api, shared }: { api: Api; shared: SharedNamespac
       </section>
 
       {!shared && <Jobs api={api} />}
-    </section>
+    </Screen>
   );
 }
 
@@ -128,27 +121,26 @@ function StatsCard({ api }: { api: Api }) {
 }
 
 function NamespacesSection({ api }: { api: Api }) {
-  const namespaces = useLoad((signal) => api.get<Namespaces>("/v1/namespaces", {}, { signal }), "");
+  const namespaces = useLoad(
+    (signal) => api.get<NamespaceList>("/v1/namespaces", {}, { signal }).then((n) => n.namespaces),
+    "",
+  );
   return (
     <section aria-labelledby="ns-title">
       <h2 id="ns-title">Namespaces</h2>
-      <WhenLoaded state={namespaces}>
-        {(n) => (
-          <IfAny items={n.namespaces} none="No memories yet.">
-            <DataTable caption="Namespaces" columns={["Namespace", "Memories", "Last stored"]}>
-              {n.namespaces.map((ns) => (
-                <tr key={ns.name}>
-                  <td>{ns.name}</td>
-                  <td class="num">{ns.count}</td>
-                  <td>
-                    <DateTime iso={ns.last_memory_at} />
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
-          </IfAny>
+      <LoadedTable
+        state={namespaces}
+        none="No memories yet."
+        caption="Namespaces"
+        columns={["Namespace", "Memories", "Last stored"]}
+        row={(ns) => (
+          <tr key={ns.name}>
+            <td>{ns.name}</td>
+            <td class="num">{ns.count}</td>
+            <DateCell iso={ns.last_memory_at} />
+          </tr>
         )}
-      </WhenLoaded>
+      />
     </section>
   );
 }

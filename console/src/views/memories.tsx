@@ -1,11 +1,12 @@
 import { useState } from "preact/hooks";
-import { type Api, MEMORY_TYPES, type MemoryPage } from "../api";
-import { type Choice, SelectField, TextField } from "../components/fields";
+import { type Api, MEMORY_TYPES, type MemoryPage, type NamespaceList } from "../api";
+import { type Choice, NamespaceOptions, SelectField, TextField } from "../components/fields";
 import { Actions, Form, Submit } from "../components/forms";
-import { DataTable } from "../components/lists";
+import { DataTable, DateCell, WalletCell } from "../components/lists";
+import { Screen } from "../components/screen";
 import { href } from "../router";
 import type { SharedNamespace } from "../shared";
-import { DateTime, ErrorNotice, excerpt, num, Tags, tagsOf, useLoad, Wallet } from "../ui";
+import { ErrorNotice, excerpt, num, Tags, tagsOf, useLoad } from "../ui";
 
 export interface ListFilters {
   namespace: string;
@@ -64,10 +65,6 @@ const COLUMNS = [
   "Stored by",
 ];
 
-interface Namespaces {
-  namespaces: Array<{ name: string; count: number }>;
-}
-
 export function MemoriesView(props: {
   api: Api;
   shared: SharedNamespace | null;
@@ -91,8 +88,8 @@ export function MemoriesView(props: {
   const namespaces = useLoad(
     (signal) =>
       shared
-        ? Promise.resolve<Namespaces>({ namespaces: [] })
-        : api.get<Namespaces>("/v1/namespaces", {}, { signal }),
+        ? Promise.resolve<NamespaceList>({ namespaces: [], total: 0 })
+        : api.get<NamespaceList>("/v1/namespaces", {}, { signal }),
     "",
   );
 
@@ -114,10 +111,7 @@ export function MemoriesView(props: {
   const to = data ? data.offset + data.memories.length : 0;
 
   return (
-    <section aria-labelledby="memories-title">
-      <h1 id="memories-title" tabIndex={-1}>
-        Memories
-      </h1>
+    <Screen id="memories" title="Memories">
       <Form class="filters" label="Filter memories" onSubmit={() => apply({ ...draft, offset: 0 })}>
         <TextField
           id="f-namespace"
@@ -126,11 +120,7 @@ export function MemoriesView(props: {
           {...bind("namespace")}
           {...(shared ? { value: shared.namespace, readOnly: true } : {})}
         >
-          <datalist id="namespace-options">
-            {namespaces.data?.namespaces.map((n) => (
-              <option key={n.name} value={n.name}>{`${n.name} (${n.count})`}</option>
-            ))}
-          </datalist>
+          <NamespaceOptions id="namespace-options" namespaces={namespaces.data?.namespaces} />
         </TextField>
         <TextField id="f-tags" label="Tags (any of, comma-separated)" {...bind("tags")} />
         <SelectField id="f-type" label="Type" choices={TYPES} {...bind("memory_type")} />
@@ -205,20 +195,14 @@ export function MemoriesView(props: {
                 <Tags tags={tagsOf(m)} />
               </td>
               <td>{m.namespace}</td>
-              <td>
-                <DateTime iso={m.created_at} />
-              </td>
-              <td>
-                <DateTime iso={m.accessed_at} />
-              </td>
+              <DateCell iso={m.created_at} />
+              <DateCell iso={m.accessed_at} />
               <td class="num">{m.access_count}</td>
-              <td>
-                <Wallet address={m.created_by} />
-              </td>
+              <WalletCell address={m.created_by} />
             </tr>
           ))}
         </DataTable>
       )}
-    </section>
+    </Screen>
   );
 }

@@ -2,9 +2,9 @@
 import { type Api, memoryPath, RELATION_TYPES, type RelationListItem } from "../api";
 import { SelectField, TextField, useField } from "../components/fields";
 import { Actions, Form, Submit } from "../components/forms";
-import { DataTable, IfAny } from "../components/lists";
+import { DataTable, DateCell, IfAny } from "../components/lists";
 import { href } from "../router";
-import { DateTime, excerpt } from "../ui";
+import { excerpt } from "../ui";
 
 export function Relations(props: {
   api: Api;
@@ -21,15 +21,8 @@ export function Relations(props: {
       <IfAny items={relations} none="No relations.">
         <DataTable
           caption="Relations of this memory"
-          columns={[
-            "Direction",
-            "Type",
-            "Other memory",
-            "Created",
-            <span key="actions" class="visually-hidden">
-              Actions
-            </span>,
-          ]}
+          actions
+          columns={["Direction", "Type", "Other memory", "Created"]}
         >
           {relations.map((r) => {
             const other = r.direction === "outgoing" ? r.target_id : r.source_id;
@@ -48,9 +41,7 @@ export function Relations(props: {
                     </a>
                   )}
                 </td>
-                <td>
-                  <DateTime iso={r.created_at} />
-                </td>
+                <DateCell iso={r.created_at} />
                 <td>
                   <button
                     type="button"

@@ -8,6 +8,7 @@ import {
   type RelationListItem,
 } from "../api";
 import { DetailList, IfAny } from "../components/lists";
+import { Screen } from "../components/screen";
 import { href, navigate } from "../router";
 import { canWrite, type SharedNamespace } from "../shared";
 import { DateTime, ErrorNotice, num, Status, Tags, tagsOf, useLoad, Wallet } from "../ui";
@@ -52,13 +53,15 @@ export function MemoryView(props: { api: Api; shared: SharedNamespace | null; id
 
   const data = loaded.data;
   return (
-    <section aria-labelledby="memory-title">
-      <p>
-        <a href={href({ view: "memories" })}>← All memories</a>
-      </p>
-      <h1 id="memory-title" tabIndex={-1}>
-        Memory
-      </h1>
+    <Screen
+      id="memory"
+      title="Memory"
+      before={
+        <p>
+          <a href={href({ view: "memories" })}>← All memories</a>
+        </p>
+      }
+    >
       <ErrorNotice error={loaded.error} context="Could not load this memory" />
       <ErrorNotice error={actionError} />
       <Status>{status}</Status>
@@ -127,7 +130,7 @@ export function MemoryView(props: { api: Api; shared: SharedNamespace | null; id
           <History history={data.history} />
         </>
       )}
-    </section>
+    </Screen>
   );
 }
 

@@ -8,6 +8,7 @@ import {
   useField,
 } from "../components/fields";
 import { Form, Submit } from "../components/forms";
+import { Screen } from "../components/screen";
 import type { SharedNamespace } from "../shared";
 import { ErrorNotice, splitList, useTask } from "../ui";
 import {
@@ -96,10 +97,7 @@ export function QueryView({ api, shared }: { api: Api; shared: SharedNamespace |
 
   const current = MODES.find((m) => m.mode === mode);
   return (
-    <section aria-labelledby="query-title">
-      <h1 id="query-title" tabIndex={-1}>
-        Recall &amp; search
-      </h1>
+    <Screen id="query" title="Recall & search">
       <Form class="query" onSubmit={() => void task.run(async () => setAnswer(await ask()))}>
         <fieldset class="modes">
           <legend>What to run</legend>
@@ -166,6 +164,6 @@ export function QueryView({ api, shared }: { api: Api; shared: SharedNamespace |
       {answer?.mode === "recall" && <RecallResults body={answer.body} />}
       {answer?.mode === "search" && <SearchResults body={answer.body} />}
       {answer?.mode === "context" && <ContextResult body={answer.body} />}
-    </section>
+    </Screen>
   );
 }

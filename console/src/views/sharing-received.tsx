@@ -1,8 +1,8 @@
 /** The sharing screen's namespaces other wallets share with this one, each to switch to. */
-import type { Api, Grant } from "../api";
-import { DataTable, IfAny, WhenLoaded } from "../components/lists";
+import type { Api, GrantList } from "../api";
+import { DateCell, LoadedTable, WalletCell } from "../components/lists";
 import { isSharedBy, type SharedNamespace, sharedOf } from "../shared";
-import { DateTime, useLoad, Wallet } from "../ui";
+import { useLoad } from "../ui";
 
 export function ReceivedGrants(props: {
   api: Api;
@@ -11,7 +11,7 @@ export function ReceivedGrants(props: {
 }) {
   const { api, shared, onShow } = props;
   const received = useLoad(
-    (signal) => api.get<{ grants: Grant[] }>("/v1/grants/received", {}, { signal }),
+    (signal) => api.get<GrantList>("/v1/grants/received", {}, { signal }).then((d) => d.grants),
     "",
   );
   return (
@@ -21,47 +21,32 @@ export function ReceivedGrants(props: {
         Open one to see its memories on every screen, as its owner's grant allows; the screens and
         actions only the owner may use are hidden until you go back to your own memories.
       </p>
-      <WhenLoaded state={received} context="Could not list what is shared with you">
-        {(data) => (
-          <IfAny items={data.grants} none="No wallet shares a namespace with you.">
-            <DataTable
-              caption="Namespaces shared with you"
-              testId="received-grants"
-              columns={[
-                "Owner",
-                "Namespace",
-                "Permission",
-                "Since",
-                <span key="actions" class="visually-hidden">
-                  Actions
-                </span>,
-              ]}
-            >
-              {data.grants.map((g) => (
-                <tr key={`${g.owner}|${g.namespace}`} data-owner={g.owner}>
-                  <td>
-                    <Wallet address={g.owner} />
-                  </td>
-                  <td>{g.namespace}</td>
-                  <td>{g.permission}</td>
-                  <td>
-                    <DateTime iso={g.created_at} />
-                  </td>
-                  <td>
-                    {isSharedBy(shared, g) ? (
-                      <span class="badge">shown now</span>
-                    ) : (
-                      <button type="button" class="small" onClick={() => onShow(sharedOf(g))}>
-                        Open<span class="visually-hidden">: {`${g.namespace}, ${g.owner}`}</span>
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
-          </IfAny>
+      <LoadedTable
+        state={received}
+        context="Could not list what is shared with you"
+        none="No wallet shares a namespace with you."
+        caption="Namespaces shared with you"
+        testId="received-grants"
+        actions
+        columns={["Owner", "Namespace", "Permission", "Since"]}
+        row={(g) => (
+          <tr key={`${g.owner}|${g.namespace}`} data-owner={g.owner}>
+            <WalletCell address={g.owner} />
+            <td>{g.namespace}</td>
+            <td>{g.permission}</td>
+            <DateCell iso={g.created_at} />
+            <td>
+              {isSharedBy(shared, g) ? (
+                <span class="badge">shown now</span>
+              ) : (
+                <button type="button" class="small" onClick={() => onShow(sharedOf(g))}>
+                  Open<span class="visually-hidden">: {`${g.namespace}, ${g.owner}`}</span>
+                </button>
+              )}
+            </td>
+          </tr>
         )}
-      </WhenLoaded>
+      />
     </section>
   );
 }

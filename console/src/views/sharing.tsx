@@ -4,26 +4,32 @@
  * are always the signed-in wallet's own, whichever memories are shown.
  */
 import { useState } from "preact/hooks";
-import { type Api, type Grant, type Permission, queryString } from "../api";
-import { type Choice, SelectField, TextField, useField } from "../components/fields";
+import {
+  type Api,
+  type Grant,
+  type GrantList,
+  type NamespaceList,
+  type Permission,
+  queryString,
+} from "../api";
+import {
+  type Choice,
+  NamespaceOptions,
+  SelectField,
+  TextField,
+  useField,
+} from "../components/fields";
 import { Actions, Form, Submit } from "../components/forms";
-import { DataTable, IfAny, WhenLoaded } from "../components/lists";
+import { DateCell, LoadedTable, WalletCell } from "../components/lists";
+import { Screen } from "../components/screen";
 import type { SharedNamespace } from "../shared";
-import { DateTime, ErrorNotice, Status, useLoad, useTask, Wallet } from "../ui";
+import { ErrorNotice, Status, useLoad, useTask } from "../ui";
 import { ReceivedGrants } from "./sharing-received";
 
 const PERMISSIONS: Choice[] = [
   ["read", "read: list, recall, search, export"],
   ["write", "write: also store, edit and delete"],
 ];
-
-interface Grants {
-  grants: Grant[];
-}
-
-interface Namespaces {
-  namespaces: Array<{ name: string; count: number }>;
-}
 
 interface GrantInput {
   grantee: string;
@@ -37,8 +43,14 @@ export function SharingView(props: {
   onShow: (shared: SharedNamespace | null) => void;
 }) {
   const { api } = props;
-  const given = useLoad((signal) => api.get<Grants>("/v1/grants", {}, { signal }), "");
-  const namespaces = useLoad((signal) => api.get<Namespaces>("/v1/namespaces", {}, { signal }), "");
+  const given = useLoad(
+    (signal) => api.get<GrantList>("/v1/grants", {}, { signal }).then((d) => d.grants),
+    "",
+  );
+  const namespaces = useLoad(
+    (signal) => api.get<NamespaceList>("/v1/namespaces", {}, { signal }),
+    "",
+  );
   const grantee = useField("");
   const namespace = useField("");
   const permission = useField("read");
@@ -68,10 +80,7 @@ export function SharingView(props: {
     });
 
   return (
-    <section aria-labelledby="sharing-title">
-      <h1 id="sharing-title" tabIndex={-1}>
-        Sharing
-      </h1>
+    <Screen id="sharing" title="Sharing">
       <p class="muted">
         Share one of your namespaces with another wallet: with <code>read</code> it can list,
         recall, search and export the namespace's memories; with <code>write</code> it can also
@@ -97,11 +106,7 @@ export function SharingView(props: {
           {...grantee}
         />
         <TextField id="s-namespace" label="Namespace" list="s-namespaces" required {...namespace}>
-          <datalist id="s-namespaces">
-            {namespaces.data?.namespaces.map((n) => (
-              <option key={n.name} value={n.name}>{`${n.name} (${n.count})`}</option>
-            ))}
-          </datalist>
+          <NamespaceOptions id="s-namespaces" namespaces={namespaces.data?.namespaces} />
         </TextField>
         <SelectField id="s-permission" label="Permission" choices={PERMISSIONS} {...permission} />
         <Actions>
@@ -115,82 +120,70 @@ export function SharingView(props: {
 
       <section aria-labelledby="given-title">
         <h2 id="given-title">Shared by you</h2>
-        <WhenLoaded state={given} context="Could not list your grants">
-          {(data) => (
-            <IfAny items={data.grants} none="You share no namespace.">
-              <GivenGrants grants={data.grants} busy={task.busy} grant={grant} revoke={revoke} />
-            </IfAny>
+        <LoadedTable
+          state={given}
+          context="Could not list your grants"
+          none="You share no namespace."
+          caption="Namespaces you share"
+          testId="given-grants"
+          actions
+          columns={["Namespace", "Shared with", "Permission", "Granted", "Changed"]}
+          row={(g) => (
+            <GivenGrant
+              key={`${g.namespace}|${g.grantee}`}
+              grant={g}
+              busy={task.busy}
+              change={grant}
+              revoke={revoke}
+            />
           )}
-        </WhenLoaded>
+        />
       </section>
 
       <ReceivedGrants api={api} shared={props.shared} onShow={props.onShow} />
-    </section>
+    </Screen>
   );
 }
 
-function GivenGrants(props: {
-  grants: Grant[];
+/** A row of the grants given: the grant, and its buttons to flip its permission or revoke it. */
+function GivenGrant(props: {
+  grant: Grant;
   busy: boolean;
-  grant: (input: GrantInput) => void;
+  change: (input: GrantInput) => void;
   revoke: (grant: Grant) => void;
 }) {
+  const g = props.grant;
+  const other: Permission = g.permission === "read" ? "write" : "read";
+  // Each button names its grant for screen readers; the row shows which one it is.
+  const which = `${g.namespace}, ${g.grantee}`;
   return (
-    <DataTable
-      caption="Namespaces you share"
-      testId="given-grants"
-      columns={[
-        "Namespace",
-        "Shared with",
-        "Permission",
-        "Granted",
-        "Changed",
-        <span key="actions" class="visually-hidden">
-          Actions
-        </span>,
-      ]}
-    >
-      {props.grants.map((g) => {
-        const other: Permission = g.permission === "read" ? "write" : "read";
-        // Each button names its grant for screen readers; the row shows which one it is.
-        const which = `${g.namespace}, ${g.grantee}`;
-        return (
-          <tr key={`${g.namespace}|${g.grantee}`} data-grantee={g.grantee}>
-            <td>{g.namespace}</td>
-            <td>
-              <Wallet address={g.grantee} />
-            </td>
-            <td>{g.permission}</td>
-            <td>
-              <DateTime iso={g.created_at} />
-            </td>
-            <td>
-              <DateTime iso={g.updated_at} />
-            </td>
-            <td class="row-actions">
-              <button
-                type="button"
-                class="secondary small"
-                disabled={props.busy}
-                onClick={() =>
-                  props.grant({ grantee: g.grantee, namespace: g.namespace, permission: other })
-                }
-              >
-                {other === "write" ? "Allow writing" : "Make read only"}
-                <span class="visually-hidden">: {which}</span>
-              </button>
-              <button
-                type="button"
-                class="danger small"
-                disabled={props.busy}
-                onClick={() => props.revoke(g)}
-              >
-                Revoke<span class="visually-hidden">: {which}</span>
-              </button>
-            </td>
-          </tr>
-        );
-      })}
-    </DataTable>
+    <tr data-grantee={g.grantee}>
+      <td>{g.namespace}</td>
+      <WalletCell address={g.grantee} />
+      <td>{g.permission}</td>
+      <DateCell iso={g.created_at} />
+      <DateCell iso={g.updated_at} />
+      <td class="row-actions">
+        <button
+          type="button"
+          class="secondary small"
+          disabled={props.busy}
+          onClick={() =>
+            props.change({ grantee: g.grantee, namespace: g.namespace, permission: other })
+          }
+        >
+          {other === "write" ? "Allow writing" : "Make read only"}
+          <span class="visually-hidden">: {which}</span>
+        </button>
+        <button
+          type="button"
+          class="danger small"
+          disabled={props.busy}
+          onClick={() => props.revoke(g)}
+        >
+          Revoke<span class="visually-hidden">: {which}</span>
+        </button>
+      </td>
+    </tr>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Api } from "../api";
 import { Form, Submit } from "../components/forms";
+import { Screen } from "../components/screen";
 import type { ConsoleConfig } from "../config";
 import {
   injectedProvider,
@@ -27,10 +28,7 @@ export function SignInView(props: {
     task.run(async () => onSignIn(await signIn()), name);
 
   return (
-    <section class="sign-in" aria-labelledby="sign-in-title">
-      <h1 id="sign-in-title" tabIndex={-1}>
-        Sign in with a wallet
-      </h1>
+    <Screen id="sign-in" title="Sign in with a wallet" class="sign-in">
       <p>
         The console is a client of this service's public API. Your wallet signs a short message (no
         transaction, no cost), and the service answers with a session token that this tab keeps
@@ -101,6 +99,6 @@ export function SignInView(props: {
           </section>
         )}
       </div>
-    </section>
+    </Screen>
   );
 }

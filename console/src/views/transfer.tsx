@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { Api } from "../api";
 import { Checkbox, type Choice, SelectField, TextField, useField } from "../components/fields";
 import { Actions, Form, Submit } from "../components/forms";
+import { Screen } from "../components/screen";
 import type { SharedNamespace } from "../shared";
 import {
   EXPORT_EXTENSION,
@@ -34,10 +35,7 @@ interface ExportFile {
 
 export function TransferView({ api, shared }: { api: Api; shared: SharedNamespace | null }) {
   return (
-    <section aria-labelledby="transfer-title">
-      <h1 id="transfer-title" tabIndex={-1}>
-        Import &amp; export
-      </h1>
+    <Screen id="transfer" title="Import & export">
       <div class="cards">
         <ExportCard api={api} shared={shared} />
         {/* Import writes into the wallet's own memories only: no grant opens it. */}
@@ -49,7 +47,7 @@ export function TransferView({ api, shared }: { api: Api; shared: SharedNamespac
           <ImportCard api={api} />
         )}
       </div>
-    </section>
+    </Screen>
   );
 }
 
