@@ -76,7 +76,7 @@ function inTurn<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const nonceTaken = (err: unknown) =>
-  /nonce too low|nonce has already been used|underpriced|already known/i.test(String(err));
+  /nonce too low|nonce has already been used|underpriced/i.test(String(err));
 
 /** An x402Facilitator for one request, verifying and settling against `rpcUrl` with `key`. */
 export function inProcessFacilitator(
