@@ -251,3 +251,15 @@ export function expectStatus(res: ApiResponse, status: number): Json {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   return res.body;
 }
+
+/** The Accept header POST /mcp asks for (MCP's Streamable HTTP transport). */
+export const MCP_HEADERS = { accept: "application/json, text/event-stream" };
+
+/** `w` calling the MCP tool `name` with `args`: one JSON-RPC tools/call over POST /mcp. */
+export const callTool = (w: Pick<Wallet, "call">, name: string, args: object) =>
+  w.call(
+    "POST",
+    "/mcp",
+    { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } },
+    MCP_HEADERS,
+  );

@@ -2,7 +2,7 @@
  * What the Worker logs during a test. The Worker runs in the test's isolate (SELF, or
  * workerWith), so the console methods it calls are the ones spied on here.
  */
-import { expect, type MockInstance, vi } from "vitest";
+import { expect, onTestFinished, vi } from "vitest";
 import type { RequestLine } from "../worker/middleware/request-log";
 
 const METHODS = ["log", "info", "warn", "error", "debug"] as const;
@@ -12,22 +12,19 @@ export interface ConsoleCall {
   args: unknown[];
 }
 
-let spies: MockInstance[] = [];
-
-/** Silences the console and records its calls until `releaseConsole`; answers them so far. */
+/**
+ * Silences the console and records its calls until the test ends (then the console is given
+ * back); answers them so far.
+ */
 export function captureConsole(): () => ConsoleCall[] {
   const spied = METHODS.map((method) => ({
     method,
     spy: vi.spyOn(console, method).mockImplementation(() => {}),
   }));
-  spies = spied.map(({ spy }) => spy);
+  onTestFinished(() => {
+    for (const { spy } of spied) spy.mockRestore();
+  });
   return () => spied.flatMap(({ method, spy }) => spy.mock.calls.map((args) => ({ method, args })));
-}
-
-/** For afterEach. */
-export function releaseConsole(): void {
-  for (const spy of spies) spy.mockRestore();
-  spies = [];
 }
 
 /** Every argument of every call as text, objects as JSON: what a secret must not be in. */

@@ -6,8 +6,10 @@
  * response is handed back, so the next call sees it.
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import type { Env } from "../worker/env";
 import worker from "../worker/index";
+import { countedProviders } from "./providers";
 
 export function workerWith(bindings: Env) {
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -16,4 +18,14 @@ export function workerWith(bindings: Env) {
     await waitOnExecutionContext(ctx);
     return res;
   };
+}
+
+/**
+ * The suite's Worker embedding and calling its language model through the fake OpenAI server
+ * under a model name of the test's own (`label:` and a UUID), so that callsOf(model) counts
+ * exactly the calls of this Worker's requests.
+ */
+export function countedWorker(label: string) {
+  const model = `${label}:${crypto.randomUUID()}`;
+  return { model, worker: workerWith({ ...env, ...countedProviders(model) }) };
 }

@@ -8,7 +8,6 @@ import {
   captureConsole,
   expectedTag,
   lineOf,
-  releaseConsole,
   requestLines,
   textOf,
 } from "../log-capture";
@@ -44,7 +43,23 @@ afterAll(() =>
   }),
 );
 
-afterEach(releaseConsole);
+/**
+ * A new wallet, its x-wallet-auth header, and what of it no log may hold: its address as given,
+ * lowercased and without 0x, and the signature of the header, with and without 0x.
+ */
+async function signedWallet() {
+  const w = newWallet();
+  const auth = await signAuth(w.account);
+  const signature = auth.split(":")[2] ?? "";
+  const secrets = [
+    w.address,
+    w.address.toLowerCase(),
+    w.address.slice(2).toLowerCase(),
+    signature,
+    signature.slice(2),
+  ];
+  return { w, auth, secrets };
+}
 
 /** The one argument of each call that logged an object with `event` (lib/log.ts lines). */
 const eventLines = (calls: ConsoleCall[], event: string) =>
@@ -57,9 +72,7 @@ const eventLines = (calls: ConsoleCall[], event: string) =>
 
 describe("logs of a failing request", () => {
   it("name the request, the route and the SQLSTATE, and hold no content, metadata or wallet", async () => {
-    const w = newWallet();
-    const auth = await signAuth(w.account);
-    const signature = auth.split(":")[2] ?? "";
+    const { w, auth, secrets } = await signedWallet();
     const calls = captureConsole();
     const logs = () => textOf(calls());
     // A fault injected on purpose (the trigger above): its 500 is outside the contract.
@@ -95,16 +108,7 @@ describe("logs of a failing request", () => {
       // A free call, given back: the call failed.
       payment: "free",
     });
-    for (const secret of [
-      "pineapples",
-      "kiwi",
-      "tag-mango",
-      w.address,
-      w.address.toLowerCase(),
-      w.address.slice(2).toLowerCase(),
-      signature,
-      signature.slice(2),
-    ]) {
+    for (const secret of ["pineapples", "kiwi", "tag-mango", ...secrets]) {
       expect(lines, secret).not.toContain(secret);
     }
     // Nothing the database echoes about the row either.
@@ -215,9 +219,7 @@ describe("logs while the database is unavailable", () => {
 
 describe("request lines", () => {
   it("are one JSON object per request: operation, status, wallet tag and payment, nothing sent", async () => {
-    const w = newWallet();
-    const auth = await signAuth(w.account);
-    const signature = auth.split(":")[2] ?? "";
+    const { w, auth, secrets } = await signedWallet();
     const content = `log-line-test ${uniqueText("guava")}`;
     const calls = captureConsole();
 
@@ -276,11 +278,7 @@ describe("request lines", () => {
       "tag-lychee",
       memoryId,
       "tamarind",
-      w.address,
-      w.address.toLowerCase(),
-      w.address.slice(2).toLowerCase(),
-      signature,
-      signature.slice(2),
+      ...secrets,
       "12".repeat(65),
       PREFIX,
     ]) {

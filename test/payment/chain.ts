@@ -209,6 +209,12 @@ export async function expectChainReady() {
   expect(await balanceOf(chain.payer)).toBeGreaterThan(0n);
 }
 
+/** Gives `p` `funds` (by default 1 USDC, 1,000,000 units) and uses up its free allowance. */
+export async function readyToPay(p: Payer, funds = 1_000_000n) {
+  await mint(p.address, funds);
+  await exhaustAllowance(p.wallet);
+}
+
 /** A payer holding 1 USDC (1,000,000 units) whose free allowance is used up. */
 export async function fundedPayer(
   by: PayBy = "eip3009",
@@ -216,9 +222,8 @@ export async function fundedPayer(
   funds = 1_000_000n,
 ): Promise<Payer> {
   const p = newPayer(by, worker);
-  await mint(p.address, funds);
+  await readyToPay(p, funds);
   if (by === "permit2") await approvePermit2(p.account);
-  await exhaustAllowance(p.wallet);
   return p;
 }
 

@@ -3,16 +3,9 @@
  * and never the payment itself (its header, signature or payer address).
  */
 import { encodePaymentSignatureHeader } from "@x402/core/http";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { uniqueText } from "../helpers";
-import {
-  captureConsole,
-  expectedTag,
-  lineOf,
-  releaseConsole,
-  requestLines,
-  textOf,
-} from "../log-capture";
+import { captureConsole, expectedTag, lineOf, requestLines, textOf } from "../log-capture";
 import {
   exhaustAllowance,
   expectChainReady,
@@ -20,12 +13,10 @@ import {
   newPayer,
   post,
   postPaid,
-  storeRequirement,
-  x402For,
+  storePayment,
 } from "./chain";
 
 beforeAll(expectChainReady);
-afterEach(releaseConsole);
 
 describe("request lines of paid calls", () => {
   it("say required, paid or refused, with the payer's tag and nothing of the payment", async () => {
@@ -39,9 +30,7 @@ describe("request lines of paid calls", () => {
     const paid = await p.pay("/v1/store", post({ content }));
     expect(paid.status, await paid.clone().text()).toBe(201);
     // A payment from a wallet without funds: the facilitator's verification refuses it.
-    const required = await storeRequirement(broke);
-    const payload = await x402For(broke.account).createPaymentPayload(required);
-    const header = encodePaymentSignatureHeader(payload);
+    const header = encodePaymentSignatureHeader(await storePayment(broke));
     const refused = await broke.fetch("/v1/store", postPaid({ content }, header));
     expect(refused.status).toBe(402);
 

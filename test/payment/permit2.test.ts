@@ -10,18 +10,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { uniqueText } from "../helpers";
 import {
   balances,
-  exhaustAllowance,
   expectChainReady,
   expectTransferred,
   expectUnchanged,
   fundedPayer,
   json,
-  mint,
   newPayer,
   post,
   postPaid,
-  storeRequirement,
-  x402For,
+  readyToPay,
+  storePayment,
 } from "./chain";
 
 beforeAll(expectChainReady);
@@ -46,9 +44,7 @@ describe("Permit2 payments", () => {
 
   it("refuses a replayed Permit2 payment, and one racing it: one call, one transfer", async () => {
     const p = await fundedPayer("permit2");
-    const required = await storeRequirement(p);
-    const payload = await x402For(p.account, "permit2").createPaymentPayload(required);
-    const header = encodePaymentSignatureHeader(payload);
+    const header = encodePaymentSignatureHeader(await storePayment(p, p, "permit2"));
     const before = await balances(p.address);
     const send = () => p.fetch("/v1/store", postPaid({ content: uniqueText("race") }, header));
     const raced = await Promise.all([send(), send(), send()]);
@@ -64,8 +60,7 @@ describe("Permit2 payments", () => {
 
   it("refuses a payer who never approved Permit2, with the reason, and serves nothing", async () => {
     const p = newPayer("permit2");
-    await mint(p.address, 1_000_000n);
-    await exhaustAllowance(p.wallet);
+    await readyToPay(p);
     const before = await balances(p.address);
     const res = await p.pay("/v1/store", post({ content: uniqueText("no approval") }));
     expect(res.status).toBe(402);

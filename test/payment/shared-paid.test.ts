@@ -7,13 +7,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   balances,
-  exhaustAllowance,
   expectChainReady,
   expectTransferred,
   json,
-  mint,
   newPayer,
   post,
+  readyToPay,
 } from "./chain";
 
 beforeAll(expectChainReady);
@@ -31,8 +30,7 @@ describe("paid calls through a grant", () => {
     );
     expect(stored.status).toBe(201);
     expect((await owner.fetch("/v1/grants", grantTo(agent.address, "write"))).status).toBe(201);
-    await mint(agent.address, 1_000_000n);
-    await exhaustAllowance(agent.wallet);
+    await readyToPay(agent);
     const ownerBefore = await json(await owner.fetch("/v1/free-tier/status"));
     const before = await balances(agent.address);
     const ownerCoins = await balances(owner.address);
@@ -63,8 +61,7 @@ describe("paid calls through a grant", () => {
       [reader, 403],
       [stranger, 404],
     ] as const) {
-      await mint(w.address, 1_000_000n);
-      await exhaustAllowance(w.wallet);
+      await readyToPay(w);
       const before = await balances(w.address);
       const res = await w.pay(
         `/v1/store?owner=${owner.address}`,

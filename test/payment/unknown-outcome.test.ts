@@ -18,8 +18,7 @@ import {
   meterOf,
   newPayer,
   type Payer,
-  paymentHeader,
-  requiredOf,
+  storeWithPayment,
   transfersFrom,
   workerWith,
 } from "../x402/chain";
@@ -33,11 +32,14 @@ const remoteWorker = (mode: Mode) => {
   return workerWith({ ...rest, X402_FACILITATOR_URL: `${env.FAKE_FACILITATOR_URL}/${mode}` });
 };
 
-/** A store's 402, then a signed payment for it (with a payment identifier when given). */
-async function storeWithPayment(p: Payer, body: unknown, id?: string) {
-  const required = requiredOf(await p.call("POST", "/v1/store", body));
-  const payload = await p.pay(required, id);
-  return { payload, headers: paymentHeader(payload) };
+/**
+ * A payer through a facilitator that behaves as `mode`, a store call of a unique `content`, and
+ * the payer's signed payment for it (with a payment identifier when given).
+ */
+async function paidStore(mode: Mode, content: string, id?: string) {
+  const p = await newPayer(remoteWorker(mode));
+  const body = { content: uniqueText(content) };
+  return { p, body, ...(await storeWithPayment(p, body, id)) };
 }
 
 /** Moves the money of `payload` on chain, as a facilitator would (the fake's own sender). */
@@ -61,9 +63,7 @@ afterEach(() => {
 
 describe("a settlement whose outcome is unknown", () => {
   it("a facilitator's refusal that names no transaction is a 402 at once, not an unknown outcome", async () => {
-    const p = await newPayer(remoteWorker("refuses"));
-    const body = { content: uniqueText("refused by the facilitator") };
-    const { headers } = await storeWithPayment(p, body);
+    const { p, body, headers } = await paidStore("refuses", "refused by the facilitator");
     const started = Date.now();
     const res = await p.call("POST", "/v1/store", body, headers);
     expect(res.status).toBe(402);
@@ -76,9 +76,7 @@ describe("a settlement whose outcome is unknown", () => {
   });
 
   it("settled, then reported pending: the chain shows it paid, so the call is served", async () => {
-    const p = await newPayer(remoteWorker("pending-after-settling"));
-    const body = { content: uniqueText("pending but paid") };
-    const { headers } = await storeWithPayment(p, body);
+    const { p, body, headers } = await paidStore("pending-after-settling", "pending but paid");
     const before = await balances(p.address);
     const res = await p.call("POST", "/v1/store", body, headers);
     expect(res.status).toBe(201);
@@ -91,9 +89,7 @@ describe("a settlement whose outcome is unknown", () => {
   });
 
   it("sent, then the facilitator hangs: the call is served within the bound", async () => {
-    const p = await newPayer(remoteWorker("hang-after-sending"));
-    const body = { content: uniqueText("hung but paid") };
-    const { headers } = await storeWithPayment(p, body);
+    const { p, body, headers } = await paidStore("hang-after-sending", "hung but paid");
     const started = Date.now();
     const res = await p.call("POST", "/v1/store", body, headers);
     // The fake holds its answer for 60 s: only the service's own bound can end the wait.
@@ -104,10 +100,12 @@ describe("a settlement whose outcome is unknown", () => {
   }, 60_000);
 
   it("still unknown at the bound: 502 keeping the payment; once it confirms, credited, and a retry is served", async () => {
-    const p = await newPayer(remoteWorker("pending-unsent"));
-    const body = { content: uniqueText("unknown, then confirmed") };
     const id = generatePaymentId();
-    const { payload, headers } = await storeWithPayment(p, body, id);
+    const { p, body, payload, headers } = await paidStore(
+      "pending-unsent",
+      "unknown, then confirmed",
+      id,
+    );
     const res = await p.call("POST", "/v1/store", body, headers);
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe("BAD_GATEWAY");
@@ -145,10 +143,8 @@ describe("a settlement whose outcome is unknown", () => {
   }, 60_000);
 
   it("never confirmed: once its authorization expired unused, nothing was taken and the retry is a 402", async () => {
-    const p = await newPayer(remoteWorker("pending-unsent"));
-    const body = { content: uniqueText("unknown, never paid") };
     const id = generatePaymentId();
-    const { headers } = await storeWithPayment(p, body, id);
+    const { p, body, headers } = await paidStore("pending-unsent", "unknown, never paid", id);
     const before = await balances(p.address);
     expect((await p.call("POST", "/v1/store", body, headers)).status).toBe(502);
 

@@ -22,7 +22,7 @@ import {
   httpRequestContext,
   routeContract,
 } from "../../worker/payment/bazaar";
-import { expectError, type Json, MISSING_ID, newWallet, request } from "../helpers";
+import { callTool, expectError, type Json, MISSING_ID, newWallet, request } from "../helpers";
 import { chain, chainFetch, exhaustAllowance, newPayer, requiredOf } from "./chain";
 
 const BASE_USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
@@ -122,17 +122,7 @@ describe("bazaar in every 402", () => {
   it("is in a paid MCP tool's 402 result", async () => {
     const w = newWallet();
     await exhaustAllowance(w.address);
-    const res = await w.call(
-      "POST",
-      "/mcp",
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "memoclaw_recall", arguments: { query: "anything" } },
-      },
-      { accept: "application/json, text/event-stream" },
-    );
+    const res = await callTool(w, "memoclaw_recall", { query: "anything" });
     expect(res.status).toBe(200);
     const { result } = res.body;
     expect(result.isError).toBe(true);

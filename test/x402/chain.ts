@@ -85,3 +85,13 @@ export function requiredOf(res: ApiResponse): PaymentRequired {
 export const paymentHeader = (payload: PaymentPayload) => ({
   "payment-signature": encodePaymentSignatureHeader(payload),
 });
+
+/**
+ * A store call's 402 to `p`, then `p`'s signed payment for it (carrying payment identifier `id`
+ * when given): the payload, and the PAYMENT-SIGNATURE header that sends it.
+ */
+export async function storeWithPayment(p: Payer, body: unknown, id?: string) {
+  const required = requiredOf(await p.call("POST", "/v1/store", body));
+  const payload = await p.pay(required, id);
+  return { payload, headers: paymentHeader(payload) };
+}

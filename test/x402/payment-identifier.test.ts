@@ -21,14 +21,13 @@ import {
   type Payer,
   paymentHeader,
   requiredOf,
+  storeWithPayment,
   transfersFrom,
 } from "./chain";
 
-/** The 402 of a store call, then a payment for it carrying `id`. */
-async function paymentFor(p: Payer, body: unknown, id: string) {
-  const required = requiredOf(await p.call("POST", "/v1/store", body));
-  return paymentHeader(await p.pay(required, id));
-}
+/** The 402 of a store call, then a payment for it carrying `id`: its header. */
+const paymentFor = async (p: Payer, body: unknown, id: string) =>
+  (await storeWithPayment(p, body, id)).headers;
 
 describe("payment-identifier: one answer and one charge per identifier", () => {
   it("is declared (not required) by every 402", async () => {

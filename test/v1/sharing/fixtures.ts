@@ -1,6 +1,6 @@
 /** Sharing tests' helpers: grants, and a path that names the owner (docs/sharing.md). */
 import { expect } from "vitest";
-import type { Json, Wallet } from "../../helpers";
+import { type Json, newWallet, type Wallet } from "../../helpers";
 
 /** `path` with `?owner=` naming `owner` (an address, or a wallet). */
 export function as(path: string, owner: { address: string } | string): string {
@@ -18,6 +18,22 @@ export async function grant(
   const res = await owner.post("/v1/grants", { grantee: grantee.address, namespace, permission });
   expect([200, 201], JSON.stringify(res.body)).toContain(res.status);
   return res.body;
+}
+
+/**
+ * A new owner, a new wallet the owner grants `permission` on `namespace`, and the id of the
+ * owner's new memory there (`memory`, a store body), stored before the grant.
+ */
+export async function sharedMemory(
+  namespace: string,
+  permission: "read" | "write",
+  { content, ...fields }: { content: string } & Record<string, unknown>,
+): Promise<[owner: Wallet, grantee: Wallet, id: string]> {
+  const owner = newWallet();
+  const grantee = newWallet();
+  const id = await owner.storeNew(content, { ...fields, namespace });
+  await grant(owner, grantee, namespace, permission);
+  return [owner, grantee, id];
 }
 
 export async function revoke(owner: Wallet, grantee: Wallet, namespace: string): Promise<void> {

@@ -4,11 +4,10 @@
  * nor store a memory pinned or immutable (403, the whole batch), and nothing is embedded or
  * written for such a request (issue #44).
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { expectError, expectStatus, type Json, newWallet, uniqueText } from "../../helpers";
-import { callsOf, countedProviders } from "../../providers";
-import { workerWith } from "../../worker-with";
+import { callsOf } from "../../providers";
+import { countedWorker } from "../../worker-with";
 import { history } from "../memories/fixtures";
 import { as, grant } from "./fixtures";
 
@@ -23,8 +22,7 @@ const OWNER_ONLY: Json[] = [
 
 describe("owner-only fields through a grant", () => {
   it("a grantee's PATCH of pinned or immutable is a 403; nothing embedded or written", async () => {
-    const model = `owner-only:${crypto.randomUUID()}`;
-    const worker = workerWith({ ...env, ...countedProviders(model) });
+    const { model, worker } = countedWorker("owner-only");
     const owner = newWallet(worker);
     const agent = newWallet(worker);
     const content = uniqueText("shared");
@@ -46,8 +44,7 @@ describe("owner-only fields through a grant", () => {
   });
 
   it("a batch item that sets them fails alone with a 403, never embedded", async () => {
-    const model = `owner-only-batch:${crypto.randomUUID()}`;
-    const worker = workerWith({ ...env, ...countedProviders(model) });
+    const { model, worker } = countedWorker("owner-only-batch");
     const owner = newWallet(worker);
     const agent = newWallet(worker);
     const a = await owner.store(uniqueText("a"), { namespace: "team" });
@@ -80,8 +77,7 @@ describe("owner-only fields through a grant", () => {
   });
 
   it("a grantee's store or batch store that pins or freezes is a 403; nothing embedded or written", async () => {
-    const model = `owner-only-store:${crypto.randomUUID()}`;
-    const worker = workerWith({ ...env, ...countedProviders(model) });
+    const { model, worker } = countedWorker("owner-only-store");
     const owner = newWallet(worker);
     const agent = newWallet(worker);
     await grant(owner, agent, "team", "write");

@@ -7,24 +7,12 @@
  *     answers keep it.
  */
 import { describe, expect, it } from "vitest";
-import { ids, type Json, newWallet, sleep, type Wallet } from "../../helpers";
-import { as, grant } from "./fixtures";
-
-const MCP_HEADERS = { accept: "application/json, text/event-stream" };
+import { callTool, ids, type Json, sleep, type Wallet } from "../../helpers";
+import { as, sharedMemory } from "./fixtures";
 
 /** A tool call through the grant, as the MCP tools send `owner`; its structured result. */
 async function tool(w: Wallet, owner: Wallet, name: string, args: object): Promise<Json> {
-  const res = await w.call(
-    "POST",
-    "/mcp",
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name, arguments: { owner: owner.address, ...args } },
-    },
-    MCP_HEADERS,
-  );
+  const res = await callTool(w, name, { owner: owner.address, ...args });
   expect(res.status).toBe(200);
   const { result } = res.body;
   expect(result.isError, JSON.stringify(result)).toBeFalsy();
@@ -33,12 +21,9 @@ async function tool(w: Wallet, owner: Wallet, name: string, args: object): Promi
 
 describe("a grantee's reads and the owner's access signals", () => {
   it("leave access_count and accessed_at as they are; the owner's own recall raises them", async () => {
-    const owner = newWallet();
-    const reader = newWallet();
-    const id = await owner.storeNew("The lighthouse lamp is replaced every spring", {
-      namespace: "ops",
+    const [owner, reader, id] = await sharedMemory("ops", "read", {
+      content: "The lighthouse lamp is replaced every spring",
     });
-    await grant(owner, reader, "ops", "read");
     const before = await owner.getMemory(id);
     expect(before.access_count).toBe(0);
 
@@ -82,13 +67,10 @@ describe("a grantee's reads and the owner's access signals", () => {
 
 describe("a grantee's answers and the owner's internal id", () => {
   it("carry no user_id of the owner, over HTTP and MCP; the owner's own answers keep it", async () => {
-    const owner = newWallet();
-    const writer = newWallet();
-    const id = await owner.storeNew("The ferry to the island leaves at seven", {
-      namespace: "ops",
+    const [owner, writer, id] = await sharedMemory("ops", "write", {
+      content: "The ferry to the island leaves at seven",
       metadata: { user_id: "ticket-desk" },
     });
-    await grant(owner, writer, "ops", "write");
     const mine = await owner.getMemory(id);
     const ownerId: string = mine.user_id;
     expect(ownerId).toMatch(/^[0-9a-f-]{36}$/);
@@ -153,17 +135,7 @@ describe("a grantee's answers and the owner's internal id", () => {
     expect(ownSearch.body.memories[0].user_id).toBe(ownerId);
     const ownExport = await owner.getOk("/v1/export");
     expect(new Set(ownExport.memories.map((m: Json) => m.user_id))).toEqual(new Set([ownerId]));
-    const ownTool = await owner.call(
-      "POST",
-      "/mcp",
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "memoclaw_get", arguments: { id } },
-      },
-      MCP_HEADERS,
-    );
+    const ownTool = await callTool(owner, "memoclaw_get", { id });
     expect(ownTool.body.result.structuredContent.user_id).toBe(ownerId);
     // Naming itself as owner is the owner's own request, id and all.
     expect((await owner.getOk(as(`/v1/memories/${id}`, owner))).user_id).toBe(ownerId);

@@ -3,17 +3,15 @@
  * embedding made before the refusal would be paid work done for free. Counted at the fake
  * embedding provider, under a model name of this test's own (as test/v1/paid-work.test.ts).
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { expectError, newWallet } from "../../helpers";
-import { callsOf, countedProviders } from "../../providers";
-import { workerWith } from "../../worker-with";
+import { callsOf } from "../../providers";
+import { countedWorker } from "../../worker-with";
 import { as, grant } from "./fixtures";
 
 describe("refused shared writes", () => {
   it("embed nothing: store, batch store and PATCH with content", async () => {
-    const model = `sharing-refused:${crypto.randomUUID()}`;
-    const worker = workerWith({ ...env, ...countedProviders(model) });
+    const { model, worker } = countedWorker("sharing-refused");
     const owner = newWallet(worker);
     const reader = newWallet(worker);
     const stranger = newWallet(worker);

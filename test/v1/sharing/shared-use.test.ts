@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { expectError, expectStatus, ids, type Json, newWallet } from "../../helpers";
-import { as, grant, revoke } from "./fixtures";
+import { as, grant, revoke, sharedMemory } from "./fixtures";
 
 describe("a shared namespace", () => {
   it("shows a grantee only the granted namespaces, whatever its filters", async () => {
@@ -67,12 +67,9 @@ describe("a shared namespace", () => {
   });
 
   it("writes through a write grant, and records the writer", async () => {
-    const owner = newWallet();
-    const agent = newWallet();
-    const mine = await owner.storeNew("The release checklist lives in the wiki", {
-      namespace: "team",
+    const [owner, agent, mine] = await sharedMemory("team", "write", {
+      content: "The release checklist lives in the wiki",
     });
-    await grant(owner, agent, "team", "write");
     const stored = expectStatus(
       await agent.post(as("/v1/store", owner), {
         content: "The staging server was rebooted on Monday",
@@ -175,10 +172,9 @@ describe("a shared namespace", () => {
   });
 
   it("stops a revoked grant at the next request", async () => {
-    const owner = newWallet();
-    const agent = newWallet();
-    const id = await owner.storeNew("The deploy key rotates monthly", { namespace: "ops" });
-    await grant(owner, agent, "ops", "write");
+    const [owner, agent, id] = await sharedMemory("ops", "write", {
+      content: "The deploy key rotates monthly",
+    });
     expect((await agent.get(as(`/v1/memories/${id}`, owner))).status).toBe(200);
     await revoke(owner, agent, "ops");
     expectError(await agent.get(as(`/v1/memories/${id}`, owner)), 404, "NOT_FOUND");
@@ -193,10 +189,9 @@ describe("a shared namespace", () => {
   });
 
   it("charges the caller's allowance, never the owner's", async () => {
-    const owner = newWallet();
-    const agent = newWallet();
-    await owner.storeNew("Coffee beans are in the top cupboard", { namespace: "home" });
-    await grant(owner, agent, "home", "write");
+    const [owner, agent] = await sharedMemory("home", "write", {
+      content: "Coffee beans are in the top cupboard",
+    });
     const before = await owner.getOk("/v1/free-tier/status");
     const agentBefore = await agent.getOk("/v1/free-tier/status");
     expectStatus(await agent.post(as("/v1/recall", owner), { query: "coffee" }), 200);

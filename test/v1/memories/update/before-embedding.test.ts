@@ -5,7 +5,6 @@
  * provider under a model name of each test's own (as test/v1/paid-work.test.ts does), and the
  * texts a batch embeds read from the provider's last request.
  */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   expectError,
@@ -15,21 +14,15 @@ import {
   newWallet,
   uniqueText,
 } from "../../../helpers";
-import { callsOf, countedProviders, lastRequest } from "../../../providers";
-import { workerWith } from "../../../worker-with";
+import { callsOf, lastRequest } from "../../../providers";
+import { countedWorker } from "../../../worker-with";
 import { history } from "../fixtures";
 
 const PATCHES = 30;
 
-/** A Worker whose embeddings are counted under a model of the test's own. */
-function counted() {
-  const model = `update-refused:${crypto.randomUUID()}`;
-  return { model, worker: workerWith({ ...env, ...countedProviders(model) }) };
-}
-
 describe("a refused PATCH with new content embeds nothing", () => {
   it(`${PATCHES} PATCHes of a missing memory: 404 each, no embedding`, async () => {
-    const { model, worker } = counted();
+    const { model, worker } = countedWorker("update-refused");
     const w = newWallet(worker);
     const before = await callsOf(model);
     for (let i = 0; i < PATCHES; i++) {
@@ -40,7 +33,7 @@ describe("a refused PATCH with new content embeds nothing", () => {
   });
 
   it(`${PATCHES} PATCHes of another wallet's memory: 404 each, no embedding, unchanged`, async () => {
-    const { model, worker } = counted();
+    const { model, worker } = countedWorker("update-refused");
     const owner = newWallet(worker);
     const other = newWallet(worker);
     const content = uniqueText("foreign");
@@ -56,7 +49,7 @@ describe("a refused PATCH with new content embeds nothing", () => {
   });
 
   it(`${PATCHES} PATCHes of an immutable memory: 409 each, no embedding, unchanged`, async () => {
-    const { model, worker } = counted();
+    const { model, worker } = countedWorker("update-refused");
     const w = newWallet(worker);
     const content = uniqueText("frozen");
     const id = await w.store(content, { immutable: true });
@@ -69,7 +62,7 @@ describe("a refused PATCH with new content embeds nothing", () => {
   });
 
   it("a deleted memory: 404, no embedding; the walk can fail: a live one embeds once", async () => {
-    const { model, worker } = counted();
+    const { model, worker } = countedWorker("update-refused");
     const w = newWallet(worker);
     const gone = await w.store(uniqueText("gone"));
     const live = await w.store(uniqueText("live"));
@@ -88,7 +81,7 @@ describe("a refused PATCH with new content embeds nothing", () => {
 
 describe("a batch update embeds only the contents of items that pass", () => {
   it("100 missing ids with content: 100 per-item 404s, no embedding", async () => {
-    const { model, worker } = counted();
+    const { model, worker } = countedWorker("update-refused");
     const w = newWallet(worker);
     const updates = Array.from({ length: 100 }, (_, i) => ({
       id: crypto.randomUUID(),
@@ -104,7 +97,7 @@ describe("a batch update embeds only the contents of items that pass", () => {
   });
 
   it("a mixed batch: one embedding call, of the passing items' contents only", async () => {
-    const { model, worker } = counted();
+    const { model, worker } = countedWorker("update-refused");
     const w = newWallet(worker);
     const other = newWallet(worker);
     const [a, b, locked, gone] = [
@@ -152,7 +145,7 @@ describe("a batch update embeds only the contents of items that pass", () => {
   });
 
   it("the write checks again: an item made immutable after the check is not written (409)", async () => {
-    const { worker } = counted();
+    const { worker } = countedWorker("update-refused");
     const w = newWallet(worker);
     const content = uniqueText("before");
     const id = await w.store(content);
