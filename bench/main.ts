@@ -44,6 +44,7 @@ import { type EmbedServer, startEmbedServer } from "./systems/embed-server";
 import { type BenchEmbedding, type EmbedderKind, startBenchEmbedding } from "./systems/embedding";
 import { cleanupMem0 } from "./systems/mem0";
 import { type Stack, startStack } from "./systems/stack";
+import { runUpdates } from "./updates/index";
 
 const USAGE = `npm run bench [-- options]: the service beside Mem0 on this machine, one table per part
 on stdout and JSON in bench-results/. Parts: locomo, speed, neighbours, concurrency, paid, and
@@ -87,6 +88,8 @@ const OPTIONS = {
   categories: { type: "string" },
   "hold-out": { type: "string" },
   "skip-mem0": { type: "boolean", default: false },
+  // The knowledge-update part: N updates and controls in proportion (bench/updates/).
+  "updates-items": { type: "string" },
   sizes: { type: "string", default: "1000,10000,100000" },
   queries: { type: "string", default: "200" },
   "other-rows": { type: "string" },
@@ -112,7 +115,15 @@ const OPTIONS = {
 
 const args = parseCommandLine();
 
-const PARTS = ["locomo", "speed", "neighbours", "concurrency", "paid", "distance"] as const;
+const PARTS = [
+  "locomo",
+  "updates",
+  "speed",
+  "neighbours",
+  "concurrency",
+  "paid",
+  "distance",
+] as const;
 type Part = (typeof PARTS)[number];
 
 /** ../shared's dev split of a named dataset, or the path given. */
@@ -171,7 +182,7 @@ async function main() {
   process.on("SIGINT", () => void stop().then(() => process.exit(130)));
   try {
     const tables: Table[] = [];
-    const needsEmbedder = ["locomo", "speed", "neighbours", "concurrency", "paid"];
+    const needsEmbedder = ["locomo", "updates", "speed", "neighbours", "concurrency", "paid"];
     if (needsEmbedder.some((p) => parts.has(p as Part))) {
       embedding = await startBenchEmbedding(args.embedder as EmbedderKind);
       if (useMem0 && !(parts.size === 1 && parts.has("paid"))) {
@@ -181,7 +192,7 @@ async function main() {
     }
     if (
       embedding &&
-      ["locomo", "speed", "neighbours", "concurrency"].some((p) => parts.has(p as Part))
+      ["locomo", "updates", "speed", "neighbours", "concurrency"].some((p) => parts.has(p as Part))
     ) {
       stack = await startStack(positive("port", args.port), {
         serverUrl: process.env.DATABASE_URL,
@@ -211,6 +222,23 @@ async function main() {
         log(
           `${result.json.dataset_name} done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`,
         );
+        tables.push(...result.tables);
+      }
+      // Knowledge updates (#45's "before"): a small wallet per item.
+      if (parts.has("updates")) {
+        const started = Date.now();
+        const result = await runUpdates({
+          baseUrl: stack.baseUrl,
+          embed,
+          embedding,
+          useMem0,
+          items: args["updates-items"]
+            ? positive("updates-items", args["updates-items"])
+            : undefined,
+        });
+        const json = { ...result.json, database: stack.dbLabel, command: commandLine() };
+        const file = writeJson(out, `updates-${kind}.json`, json);
+        log(`updates done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
         tables.push(...result.tables);
       }
       if (parts.has("speed")) {
