@@ -25,19 +25,24 @@
  *   once per `--block-time` (0: a block per transaction; 2: Base's block time).
  *
  * Prints one table per part and writes bench-results/{locomo|realtalk,speed}-<embedded|server>.json,
- * neighbours-<embedded|server>.json, concurrency.json, distance.json and paid.json.
+ * neighbours-<embedded|server>.json, concurrency.json, distance.json and paid.json, then one
+ * line a part: its JSON, why it was skipped, or why it failed.
+ *
+ * `--smoke` runs every part at its smallest size (bench/options.ts: SMOKE) in seconds, to show
+ * that each still runs to the end and writes its JSON; a part that fails is reported and the
+ * next one runs, and the exit code is 1. scripts/bench-smoke.sh runs it on each database.
  *
  * How to run it: USAGE below, or `npm run bench -- --help`.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { ROOT } from "../local/service";
 import { runConcurrency } from "./concurrency";
 import { Cleanups, runDistance } from "./distance/index";
 import { log, machine, printTable, type Table, writeJson } from "./lib/report";
 import { runLocomo } from "./locomo/index";
 import { runNeighbours } from "./neighbours";
+import { type BenchArgs, PARTS, type Part, resolveArgs } from "./options";
 import { runPaid } from "./paid";
 import { runSpeed } from "./speed/index";
 import { type EmbedServer, startEmbedServer } from "./systems/embed-server";
@@ -61,70 +66,27 @@ distance (skipped without DATABASE_URL); all of them unless --only names one.
   npm run bench -- --locomo path/to/locomo.json --skip-mem0
   npm run bench -- --only paid --block-time 0,2         # x402 on a local chain, Base's 2 s blocks
   DATABASE_URL=postgres://… npm run bench             # a real PostgreSQL server
-  DATABASE_URL=postgres://… npm run bench -- --only distance --delay 20 --rounds 20`;
+  DATABASE_URL=postgres://… npm run bench -- --only distance --delay 20 --rounds 20
+  npm run bench -- --smoke                            # every part tiny, in seconds (CI:
+                                                      # scripts/bench-smoke.sh); figures mean nothing
+  npm run bench -- --only locomo --conversations 1 --questions 20   # a slice of the dataset`;
 
 /** The command line, or the usage and exit: --help, or an option this bench does not have. */
-function parseCommandLine() {
+function parseCommandLine(): BenchArgs {
   try {
-    const parsed = parseArgs({ options: OPTIONS });
-    if (parsed.values.help) {
+    const parsed = resolveArgs(process.argv.slice(2));
+    if (parsed.help) {
       console.log(USAGE);
       process.exit(0);
     }
-    return parsed.values;
+    return parsed;
   } catch (err) {
     console.error(`npm run bench: ${err instanceof Error ? err.message : err}\n\n${USAGE}`);
     process.exit(2);
   }
 }
 
-const OPTIONS = {
-  only: { type: "string" },
-  embedder: { type: "string", default: "bge" },
-  // The quality part's dataset: locomo, realtalk (../shared's dev splits) or a file's path;
-  // --locomo is its older name. --categories names another dataset's categories.
-  dataset: { type: "string" },
-  locomo: { type: "string" },
-  categories: { type: "string" },
-  "hold-out": { type: "string" },
-  "skip-mem0": { type: "boolean", default: false },
-  // The knowledge-update part: N updates and controls in proportion (bench/updates/).
-  "updates-items": { type: "string" },
-  sizes: { type: "string", default: "1000,10000,100000" },
-  queries: { type: "string", default: "200" },
-  "other-rows": { type: "string" },
-  "other-large-rows": { type: "string" },
-  "api-seed-max": { type: "string", default: "10000" },
-  "mem0-max-size": { type: "string", default: "10000" },
-  "neighbour-size": { type: "string", default: "10000" },
-  wallets: { type: "string", default: "20" },
-  // Rounds per wallet for concurrency (default 5), requests per operation for distance (20).
-  rounds: { type: "string" },
-  delay: { type: "string", default: "20" },
-  // The paid part: paid calls timed per operation, one payer's calls at once, payments at once
-  // over the balance, and the chain's seconds between blocks (one run each).
-  "paid-calls": { type: "string", default: "20" },
-  concurrent: { type: "string", default: "10" },
-  attack: { type: "string", default: "6" },
-  "mixed-rounds": { type: "string", default: "20" },
-  "block-time": { type: "string", default: "0,2" },
-  port: { type: "string", default: "8788" },
-  out: { type: "string", default: `${ROOT}bench-results` },
-  help: { type: "boolean", short: "h", default: false },
-} as const;
-
 const args = parseCommandLine();
-
-const PARTS = [
-  "locomo",
-  "updates",
-  "speed",
-  "neighbours",
-  "concurrency",
-  "paid",
-  "distance",
-] as const;
-type Part = (typeof PARTS)[number];
 
 /** ../shared's dev split of a named dataset, or the path given. */
 function datasetPath(dataset: string): string {
@@ -143,30 +105,63 @@ function positive(name: string, value: string | undefined): number {
   return n;
 }
 
+/** What became of one part: the JSON it wrote, or why it wrote none. */
+interface Outcome {
+  part: Part;
+  seconds: number;
+  file?: string;
+  skipped?: string;
+  error?: string;
+}
+
 async function main() {
   if (args.only !== undefined && !(PARTS as readonly string[]).includes(args.only)) {
     throw new Error(`--only must be one of ${PARTS.join(", ")}`);
   }
   const parts = new Set<Part>(args.only ? [args.only as Part] : PARTS);
+  const outcomes: Outcome[] = [];
   const locomoPath = datasetPath(args.dataset ?? args.locomo ?? "locomo");
   if (parts.has("locomo") && !existsSync(locomoPath)) {
-    log(
-      `quality part skipped: no dataset at ${locomoPath} (pass --dataset locomo, realtalk or the path of a file in LoCoMo's layout)`,
-    );
+    const why = `no dataset at ${locomoPath} (pass --dataset locomo, realtalk or the path of a file in LoCoMo's layout)`;
+    // A smoke run is there to show that every part still runs: a part it cannot run fails it.
+    if (args.smoke) outcomes.push({ part: "locomo", seconds: 0, error: why });
+    else log(`quality part skipped: ${why}`);
     parts.delete("locomo");
   }
   if (parts.has("distance") && !process.env.DATABASE_URL) {
-    log(
-      "distance part skipped: it needs DATABASE_URL pointing at a PostgreSQL server (POOLER=1 bash scripts/ci-postgres.sh starts one)",
-    );
+    const why = "it needs DATABASE_URL pointing at a PostgreSQL server";
+    log(`distance part skipped: ${why} (POOLER=1 bash scripts/ci-postgres.sh starts one)`);
+    outcomes.push({ part: "distance", seconds: 0, skipped: why });
     parts.delete("distance");
   }
-  if (parts.size === 0) return;
+  if (parts.size === 0) return outcomes;
   if (args.embedder !== "bge" && args.embedder !== "local") {
     throw new Error("--embedder must be bge (production's model, the default) or local (lexical)");
   }
   const useMem0 = !args["skip-mem0"];
-  const out = args.out ?? "bench-results";
+  const out = args.out ?? `${ROOT}bench-results`;
+  if (args.smoke) log("smoke run: every part at its smallest size (bench/options.ts: SMOKE)");
+
+  /**
+   * Runs one part, which returns the JSON file it wrote. A failure ends the run, but with
+   * --smoke it is recorded and the next part runs: the run then ends with exit code 1.
+   */
+  const runPart = async (part: Part, body: () => Promise<string>) => {
+    const started = Date.now();
+    const seconds = () => Math.round((Date.now() - started) / 100) / 10;
+    try {
+      const file = await body();
+      outcomes.push({ part, seconds: seconds(), file });
+      log(`${part} done in ${seconds().toFixed(0)} s; JSON: ${file}`);
+    } catch (err) {
+      if (!args.smoke) throw err;
+      const error = oneLine(err);
+      outcomes.push({ part, seconds: seconds(), error });
+      log(
+        `${part} FAILED after ${seconds().toFixed(0)} s: ${err instanceof Error ? err.stack : err}`,
+      );
+    }
+  };
 
   let embed: EmbedServer | undefined;
   let stack: Stack | undefined;
@@ -194,144 +189,163 @@ async function main() {
       embedding &&
       ["locomo", "updates", "speed", "neighbours", "concurrency"].some((p) => parts.has(p as Part))
     ) {
-      stack = await startStack(positive("port", args.port), {
+      const running = await startStack(positive("port", args.port), {
         serverUrl: process.env.DATABASE_URL,
         vars: embedding.vars,
       });
-      const kind = stack.database.kind;
+      stack = running;
+      const kind = running.database.kind;
+      const used = embedding;
 
       // LoCoMo first: its wallets then share the tables only with each other.
       if (parts.has("locomo")) {
-        const started = Date.now();
-        const result = await runLocomo({
-          path: locomoPath,
-          categories: args.categories,
-          heldOut: args["hold-out"]
-            ?.split(",")
-            .map((id) => id.trim())
-            .filter(Boolean),
-          baseUrl: stack.baseUrl,
-          embed,
-          embedding,
-          useMem0,
+        await runPart("locomo", async () => {
+          const result = await runLocomo({
+            path: locomoPath,
+            categories: args.categories,
+            heldOut: args["hold-out"]
+              ?.split(",")
+              .map((id) => id.trim())
+              .filter(Boolean),
+            slice: {
+              conversations: optional("conversations", args.conversations),
+              questions: optional("questions", args.questions),
+            },
+            baseUrl: running.baseUrl,
+            embed,
+            embedding: used,
+            useMem0,
+          });
+          result.json.database = running.dbLabel;
+          result.json.command = commandLine();
+          const dataset = String(result.json.dataset_name).toLowerCase();
+          tables.push(...result.tables);
+          return writeJson(out, `${dataset}-${kind}.json`, result.json);
         });
-        result.json.database = stack.dbLabel;
-        result.json.command = commandLine();
-        const dataset = String(result.json.dataset_name).toLowerCase();
-        const file = writeJson(out, `${dataset}-${kind}.json`, result.json);
-        log(
-          `${result.json.dataset_name} done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`,
-        );
-        tables.push(...result.tables);
       }
       // Knowledge updates (#45's "before"): a small wallet per item.
       if (parts.has("updates")) {
-        const started = Date.now();
-        const result = await runUpdates({
-          baseUrl: stack.baseUrl,
-          embed,
-          embedding,
-          useMem0,
-          items: args["updates-items"]
-            ? positive("updates-items", args["updates-items"])
-            : undefined,
+        await runPart("updates", async () => {
+          const result = await runUpdates({
+            baseUrl: running.baseUrl,
+            embed,
+            embedding: used,
+            useMem0,
+            items: optional("updates-items", args["updates-items"]),
+          });
+          tables.push(...result.tables);
+          const json = { ...result.json, database: running.dbLabel, command: commandLine() };
+          return writeJson(out, `updates-${kind}.json`, json);
         });
-        const json = { ...result.json, database: stack.dbLabel, command: commandLine() };
-        const file = writeJson(out, `updates-${kind}.json`, json);
-        log(`updates done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
-        tables.push(...result.tables);
       }
       if (parts.has("speed")) {
-        const started = Date.now();
-        const result = await runSpeed(stack, {
-          sizes: (args.sizes ?? "")
-            .split(",")
-            .map(Number)
-            .filter((n) => n > 0),
-          queries: positive("queries", args.queries),
-          ...otherWallets(kind),
-          apiSeedMax: positive("api-seed-max", args["api-seed-max"]),
-          mem0MaxSize: positive("mem0-max-size", args["mem0-max-size"]),
-          useMem0,
-          embed,
-          embedding,
+        await runPart("speed", async () => {
+          const result = await runSpeed(running, {
+            sizes: args.sizes
+              .split(",")
+              .map(Number)
+              .filter((n) => n > 0),
+            queries: positive("queries", args.queries),
+            calls: positive("calls", args.calls),
+            ...otherWallets(kind),
+            apiSeedMax: positive("api-seed-max", args["api-seed-max"]),
+            mem0MaxSize: positive("mem0-max-size", args["mem0-max-size"]),
+            useMem0,
+            embed,
+            embedding: used,
+          });
+          result.json.command = commandLine();
+          tables.push(...result.tables);
+          return writeJson(out, `speed-${kind}.json`, result.json);
         });
-        result.json.command = commandLine();
-        const file = writeJson(out, `speed-${kind}.json`, result.json);
-        log(`speed done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
-        tables.push(...result.tables);
       }
       if (parts.has("neighbours")) {
-        const started = Date.now();
-        const result = await runNeighbours(stack, {
-          size: positive("neighbour-size", args["neighbour-size"]),
+        await runPart("neighbours", async () => {
+          const result = await runNeighbours(running, {
+            size: positive("neighbour-size", args["neighbour-size"]),
+          });
+          tables.push(...result.tables);
+          return writeJson(out, `neighbours-${kind}.json`, {
+            ...result.json,
+            embedder: used.label,
+            command: commandLine(),
+          });
         });
-        const file = writeJson(out, `neighbours-${kind}.json`, {
-          ...result.json,
-          embedder: embedding.label,
-          command: commandLine(),
-        });
-        log(`neighbours done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
-        tables.push(...result.tables);
       }
       // Last, with stacks of its own: the embedded default and, with DATABASE_URL, the server.
       if (parts.has("concurrency")) {
-        await stack.stop();
-        const started = Date.now();
-        const result = await runConcurrency({
-          port: positive("port", args.port),
-          wallets: positive("wallets", args.wallets),
-          rounds: positive("rounds", args.rounds ?? "5"),
+        await running.stop();
+        await runPart("concurrency", async () => {
+          const result = await runConcurrency({
+            port: positive("port", args.port),
+            wallets: positive("wallets", args.wallets),
+            rounds: positive("rounds", args.rounds ?? "5"),
+          });
+          tables.push(...result.tables);
+          return writeJson(out, "concurrency.json", { ...result.json, command: commandLine() });
         });
-        const file = writeJson(out, "concurrency.json", { ...result.json, command: commandLine() });
-        log(`concurrency done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
-        tables.push(...result.tables);
       }
-      await stack.stop();
+      await running.stop();
     }
     // With a stack and a chain of its own per block time: metering on, payments on the chain.
     if (embedding && parts.has("paid")) {
-      const started = Date.now();
-      const runs = [];
-      for (const blockTime of (args["block-time"] ?? "0").split(",").map(Number)) {
-        const result = await runPaid({
-          port: positive("port", args.port),
-          calls: positive("paid-calls", args["paid-calls"]),
-          concurrent: positive("concurrent", args.concurrent),
-          attack: positive("attack", args.attack),
-          mixedRounds: positive("mixed-rounds", args["mixed-rounds"]),
-          blockTime: positive("block-time", String(blockTime)),
-          vars: embedding.vars,
+      const { vars, label } = embedding;
+      await runPart("paid", async () => {
+        const runs = [];
+        for (const blockTime of args["block-time"].split(",").map(Number)) {
+          const result = await runPaid({
+            port: positive("port", args.port),
+            calls: positive("paid-calls", args["paid-calls"]),
+            concurrent: positive("concurrent", args.concurrent),
+            attack: positive("attack", args.attack),
+            mixedRounds: positive("mixed-rounds", args["mixed-rounds"]),
+            blockTime: positive("block-time", String(blockTime)),
+            vars,
+            serverUrl: process.env.DATABASE_URL,
+          });
+          runs.push(result.json);
+          tables.push(...result.tables);
+        }
+        return writeJson(out, "paid.json", {
+          runs,
+          embedder: label,
+          machine: machine(),
+          command: commandLine(),
         });
-        runs.push(result.json);
-        tables.push(...result.tables);
-      }
-      const file = writeJson(out, "paid.json", {
-        runs,
-        embedder: embedding.label,
-        machine: machine(),
-        command: commandLine(),
       });
-      log(`paid done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
     }
     // With a Worker, PgBouncers and a scratch database of its own, after the others' are gone.
     if (parts.has("distance")) {
-      const started = Date.now();
-      const result = await runDistance({
-        serverUrl: process.env.DATABASE_URL ?? "",
-        port: positive("port", args.port),
-        delayMs: positive("delay", args.delay),
-        rounds: positive("rounds", args.rounds ?? "20"),
-        cleanups: distanceCleanups,
+      await runPart("distance", async () => {
+        const result = await runDistance({
+          serverUrl: process.env.DATABASE_URL ?? "",
+          port: positive("port", args.port),
+          delayMs: positive("delay", args.delay),
+          rounds: positive("rounds", args.rounds ?? "20"),
+          cleanups: distanceCleanups,
+        });
+        tables.push(...result.tables);
+        return writeJson(out, "distance.json", { ...result.json, command: commandLine() });
       });
-      const file = writeJson(out, "distance.json", { ...result.json, command: commandLine() });
-      log(`distance done in ${((Date.now() - started) / 1000).toFixed(0)} s; JSON: ${file}`);
-      tables.push(...result.tables);
     }
     for (const table of tables) printTable(table);
   } finally {
     await stop();
   }
+  return outcomes;
+}
+
+/** An error on one line: its message's first line, and its cause's (a failed query's reason). */
+function oneLine(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const first = (text: string) => (text.trim().split("\n")[0] ?? "").trim();
+  const cause = err.cause instanceof Error ? ` (${first(err.cause.message)})` : "";
+  return `${first(err.message)}${cause}`;
+}
+
+/** A whole number option that may be left out (undefined: the whole of what it limits). */
+function optional(name: string, value: string | undefined): number | undefined {
+  return value === undefined ? undefined : positive(name, value);
 }
 
 /**
@@ -357,7 +371,23 @@ function commandLine(): string {
   return `${env}npm run bench${rest.length ? ` -- ${rest.join(" ")}` : ""}`;
 }
 
-main().catch((err) => {
-  console.error("[bench] failed:", err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+/**
+ * One line a part at the end (what scripts/bench-smoke.sh reads): "[bench] part <name>: ok in
+ * <s> s, <file>", "skipped: <why>" or "FAILED in <s> s: <why>". Exit code 1 when one failed.
+ */
+main()
+  .then((outcomes) => {
+    for (const o of outcomes) {
+      const status = o.file
+        ? `ok in ${o.seconds} s, ${o.file}`
+        : o.skipped
+          ? `skipped: ${o.skipped}`
+          : `FAILED in ${o.seconds} s: ${o.error}`;
+      log(`part ${o.part}: ${status}`);
+    }
+    if (outcomes.some((o) => o.error !== undefined)) process.exit(1);
+  })
+  .catch((err) => {
+    console.error("[bench] failed:", err instanceof Error ? err.message : err);
+    process.exit(1);
+  });

@@ -1,6 +1,7 @@
 /**
  * The paid part: x402 payments settled on a local chain (anvil, the test USDC, the Worker's
- * in-process facilitator; local/chain/), with metering on, as a paying agent sees them:
+ * in-process facilitator; local/chain/), with metering on, as a paying agent sees them, on
+ * the run's database (the embedded one, or DATABASE_URL's server as for the other parts):
  *
  * - a paid store and a paid recall, one after another: the paid request's latency (the 402
  *   that precedes it in a real client is a free answer, not timed);
@@ -52,9 +53,12 @@ export interface PaidOptions {
   /** Rounds of the mixed load. */
   mixedRounds: number;
   vars: Record<string, string>;
+  /** A PostgreSQL server (DATABASE_URL), as for the other parts; none: the embedded database. */
+  serverUrl?: string;
 }
 
 interface Result {
+  database: string;
   block_time_s: number;
   store: LatencySummary;
   recall: LatencySummary;
@@ -87,6 +91,7 @@ export async function runPaid(opts: PaidOptions): Promise<{ json: Result; tables
   let stack: Awaited<ReturnType<typeof startStack>> | undefined;
   try {
     stack = await startStack(opts.port, {
+      serverUrl: opts.serverUrl,
       vars: { ...opts.vars, METERING: "on", ...localChainVars(chain) },
     });
     const paid = new PaidClient(stack.baseUrl, chain);
@@ -135,6 +140,7 @@ export async function runPaid(opts: PaidOptions): Promise<{ json: Result; tables
     const mixed = await mixedLoad(paid, opts.mixedRounds);
 
     const json: Result = {
+      database: stack.dbLabel,
       block_time_s: opts.blockTime,
       store,
       recall,
@@ -164,7 +170,7 @@ function table(r: Result): Table {
   const mined =
     r.block_time_s > 0 ? `a block every ${r.block_time_s} s` : "a block per transaction";
   return {
-    title: `\nPaid calls on the local chain (${mined}; ms)`,
+    title: `\nPaid calls on the local chain (${mined}, ${r.database}; ms)`,
     header: ["", "p50", "p95", "n / result"],
     rows: [
       ["paid store", fmt(r.store.p50), fmt(r.store.p95), String(r.store.n)],

@@ -176,6 +176,22 @@ export function loadLocomo(path: string, categories?: string): LocomoData {
   };
 }
 
+/**
+ * A slice of a dataset (the bench's --conversations and --questions, --smoke's small run):
+ * its first `conversations` conversations, each with all its turns and its first `questions`
+ * scored questions; undefined keeps them all. The categories reported are those still asked.
+ */
+export function sliceLocomo(
+  data: LocomoData,
+  slice: { conversations?: number; questions?: number },
+): LocomoData {
+  const conversations = data.conversations
+    .slice(0, slice.conversations)
+    .map((c) => ({ ...c, questions: c.questions.slice(0, slice.questions) }));
+  const asked = new Set(conversations.flatMap((c) => c.questions.map((q) => q.category)));
+  return { ...data, conversations, categories: data.categories.filter((c) => asked.has(c)) };
+}
+
 /** Fraction of the evidence found among the dia_ids of the first k results. */
 export function evidenceRecall(evidence: string[], ranked: string[][], k: number): number {
   const found = new Set(ranked.slice(0, k).flat());

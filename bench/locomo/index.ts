@@ -27,7 +27,7 @@ import { round1 } from "../lib/stats";
 import type { EmbedServer } from "../systems/embed-server";
 import type { BenchEmbedding } from "../systems/embedding";
 import { loadMem0, mem0Version } from "../systems/mem0";
-import { loadLocomo } from "./data";
+import { loadLocomo, sliceLocomo } from "./data";
 import { evaluate } from "./evaluate";
 import { mem0System } from "./mem0-system";
 import { oursSystem } from "./ours-system";
@@ -43,6 +43,8 @@ export interface LocomoOptions {
   categories?: string;
   /** --hold-out: sample ids reported apart from the rest, as conversations not tuned on. */
   heldOut?: string[];
+  /** --conversations and --questions: a slice of the dataset (data.ts: sliceLocomo). */
+  slice?: { conversations?: number; questions?: number };
   baseUrl: string;
   embed?: EmbedServer;
   embedding: BenchEmbedding;
@@ -55,7 +57,7 @@ export interface LocomoOutcome {
 }
 
 export async function runLocomo(opts: LocomoOptions): Promise<LocomoOutcome> {
-  const data = loadLocomo(opts.path, opts.categories);
+  const data = sliceLocomo(loadLocomo(opts.path, opts.categories), opts.slice ?? {});
   const heldOut = opts.heldOut ?? [];
   const ids = new Set(data.conversations.map((c) => c.sampleId));
   const unknown = heldOut.filter((id) => !ids.has(id));
@@ -101,6 +103,8 @@ export async function runLocomo(opts: LocomoOptions): Promise<LocomoOutcome> {
       dataset_name: data.profile.name,
       categories: Object.fromEntries(data.categories.map((c) => [c, data.profile.categories[c]])),
       held_out: heldOut,
+      // A slice of the dataset (--conversations, --questions, --smoke): not its figures.
+      slice: opts.slice?.conversations || opts.slice?.questions ? opts.slice : null,
       embedder: opts.embedding.label,
       k: K,
       machine: machine(),

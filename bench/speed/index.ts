@@ -76,7 +76,7 @@ export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedO
     // during the measurements.
     await vacuum(db);
 
-    const store = await singleStores(newWallet(stack.baseUrl), 200, 1);
+    const store = await singleStores(newWallet(stack.baseUrl), opts.calls, 1);
     const catchUp: Record<number, number> = {};
     for (const size of opts.sizes.filter((n) => n <= opts.apiSeedMax)) {
       const wallet = newWallet(stack.baseUrl);
@@ -122,7 +122,7 @@ export async function runSpeed(stack: Stack, opts: SpeedOptions): Promise<SpeedO
       store,
       sizes,
       index: { build_seconds: Math.round(buildSeconds), catch_up_seconds: catchUp },
-      largest: largest ? await inLargest(largest) : undefined,
+      largest: largest ? await inLargest(largest, opts.calls) : undefined,
     };
   } finally {
     await close();

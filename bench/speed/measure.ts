@@ -57,17 +57,26 @@ export async function measureRecall(run: OurSize, m0?: Mem0SizeRun) {
   }
 }
 
-/** Single stores, batch stores, search and list in the largest wallet. */
-export async function inLargest(run: OurSize): Promise<NonNullable<SpeedResults["largest"]>> {
-  const { per_second: _, ...store } = await singleStores(run.wallet, 100, run.size + 7);
-  const batch = await seedViaApi(run.wallet, 1000, run.size + 11);
+/**
+ * Single stores, batch stores, search and list in the largest wallet: `calls` searches and
+ * lists, half as many single stores, a batch store of five times as many memories (the
+ * defaults: 100 stores, 1,000 memories, 200 searches and lists).
+ */
+export async function inLargest(
+  run: OurSize,
+  calls: number,
+): Promise<NonNullable<SpeedResults["largest"]>> {
+  const stores = Math.max(1, Math.round(calls / 2));
+  const { per_second: _, ...store } = await singleStores(run.wallet, stores, run.size + 7);
+  const batchMemories = Math.max(1, 5 * calls);
+  const batch = await seedViaApi(run.wallet, batchMemories, run.size + 11);
   log(
     `batch store into the ${run.size} wallet: server timing per batch ${JSON.stringify(batch.timing)}`,
   );
   const r = prng(99);
   const search: number[] = [];
   const list: number[] = [];
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < calls; i++) {
     const query = `${word(r)} ${word(r)}`;
     search.push((await run.wallet.call("POST", "/v1/search", { query, limit: 10 })).ms);
     const offset = Math.floor(r() * 100);
@@ -76,7 +85,8 @@ export async function inLargest(run: OurSize): Promise<NonNullable<SpeedResults[
   return {
     size: run.size,
     store,
-    batch_per_second: Math.round(1000 / (batch.ms / 1000)),
+    batch_memories: batchMemories,
+    batch_per_second: Math.round(batchMemories / (batch.ms / 1000)),
     search: summary(search),
     list: summary(list),
   };

@@ -56,7 +56,11 @@ export function speedTables(
       fmt(big.store.p95),
       "",
     ]);
-    rows.push([`batch store @ ${at}`, "10×100", "", "", `${big.batch_per_second} memories/s`]);
+    const batches =
+      big.batch_memories % 100 === 0
+        ? `${big.batch_memories / 100}×100`
+        : `${big.batch_memories} memories`;
+    rows.push([`batch store @ ${at}`, batches, "", "", `${big.batch_per_second} memories/s`]);
     rows.push([
       `search @ ${at}`,
       `${big.search.n} req`,

@@ -14,6 +14,8 @@ import type { RecallRun, SizeRun } from "./mem0";
 export interface SpeedOptions {
   sizes: number[];
   queries: number;
+  /** Requests timed per operation (measure.ts: singleStores, inLargest). */
+  calls: number;
   otherRows: number;
   otherLargeRows: number;
   apiSeedMax: number;
@@ -46,6 +48,8 @@ export interface SpeedResults {
   largest?: {
     size: number;
     store: LatencySummary;
+    /** Memories of the batch store into the largest wallet, 100 a call. */
+    batch_memories: number;
     batch_per_second: number;
     search: LatencySummary;
     list: LatencySummary;

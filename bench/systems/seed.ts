@@ -145,15 +145,15 @@ export async function seedOthers(db: Db, embedder: Embedder, plan: OthersPlan): 
   ];
   let done = 0;
   for (const [w, size] of wallets.entries()) {
-    const userId = await newUser(
-      db,
-      `0x${createHash("sha256").update(`other-${w}`).digest("hex").slice(0, 40)}`,
-    );
+    const wallet = `0x${createHash("sha256").update(`other-${w}`).digest("hex").slice(0, 40)}`;
+    const userId = await newUser(db, wallet);
+    // created_by (NOT NULL since sharing, migration 0012): the owner's lower-case wallet, as
+    // for every memory a wallet stores itself.
     await db.execute(sql`
-      INSERT INTO memories (user_id, content, embedding, embedding_model, content_hash,
-        importance, created_at, updated_at, accessed_at, ann)
-      SELECT ${userId}, p.t || ' #' || s, l2_normalize(p.v + n.v), ${embedder.model},
-        md5(p.t || s), round(random()::numeric, 2),
+      INSERT INTO memories (user_id, created_by, content, embedding, embedding_model,
+        content_hash, importance, created_at, updated_at, accessed_at, ann)
+      SELECT ${userId}, ${wallet.toLowerCase()}, p.t || ' #' || s, l2_normalize(p.v + n.v),
+        ${embedder.model}, md5(p.t || s), round(random()::numeric, 2),
         now() - random() * interval '90 days', now(), now(), ${size > plan.graphMin}
       FROM generate_series(1, ${size}) s
       JOIN bench_pool p ON p.i = (s * 7919 + ${w * 104729}) % ${POOL}
