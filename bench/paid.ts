@@ -20,22 +20,13 @@
  */
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from "@x402/core/types";
-import { PERMIT2_ADDRESS } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { x402Client } from "@x402/fetch";
-import {
-  type Address,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
-  erc20Abi,
-  http,
-  maxUint256,
-  parseAbi,
-} from "viem";
+import { type Address, createTestClient, http } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { localChainVars, localViemChain } from "../local/chain/details";
 import { type LocalChain, startLocalChain } from "../local/chain/start";
+import { localToken } from "../local/chain/token";
 import { fmt, log, type Table } from "./lib/report";
 import { type LatencySummary, summary } from "./lib/stats";
 import { startStack } from "./systems/stack";
@@ -270,21 +261,14 @@ async function mixedLoad(paid: PaidClient, rounds: number): Promise<MixedResult>
 
 /** An x402 client of the service on the local chain: signs payments and sends them. */
 class PaidClient {
-  private readonly chainClient;
-  private readonly minter;
+  private readonly token;
   private listing: Map<string, PaymentRequirements[]> | undefined;
 
   constructor(
     private readonly baseUrl: string,
     private readonly chain: LocalChain,
   ) {
-    const viemChain = localViemChain(chain.rpcUrl, chain.chainId);
-    this.chainClient = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl) });
-    this.minter = createWalletClient({
-      account: privateKeyToAccount(chain.minterKey),
-      chain: viemChain,
-      transport: http(chain.rpcUrl),
-    });
+    this.token = localToken(chain);
   }
 
   /** Interval mining from now on (the set-up above ran with a block per transaction). */
@@ -298,65 +282,11 @@ class PaidClient {
     await test.setIntervalMining({ interval: seconds });
   }
 
-  async mint(to: Address, amount: bigint) {
-    const hash = await this.minter.writeContract({
-      address: this.chain.asset,
-      abi: parseAbi(["function mint(address to, uint256 value)"]),
-      functionName: "mint",
-      args: [to, amount],
-    });
-    await this.chainClient.waitForTransactionReceipt({ hash, pollingInterval: 100 });
-  }
-
-  blockNumber() {
-    return this.chainClient.getBlockNumber();
-  }
-
-  /** The facilitator's transactions that reverted since `fromBlock`. */
-  async revertedSince(fromBlock: bigint): Promise<number> {
-    const facilitator = privateKeyToAccount(this.chain.facilitatorKey).address.toLowerCase();
-    const last = await this.chainClient.getBlockNumber();
-    let reverted = 0;
-    for (let n = fromBlock; n <= last; n++) {
-      const block = await this.chainClient.getBlock({ blockNumber: n, includeTransactions: true });
-      for (const tx of block.transactions) {
-        if (tx.from.toLowerCase() !== facilitator) continue;
-        const receipt = await this.chainClient.getTransactionReceipt({ hash: tx.hash });
-        if (receipt.status === "reverted") reverted++;
-      }
-    }
-    return reverted;
-  }
-
-  /** ETH for gas, then the one approval of Permit2 a wallet gives before paying by it. */
-  async approvePermit2(account: PrivateKeyAccount) {
-    const viemChain = localViemChain(this.chain.rpcUrl, this.chain.chainId);
-    await this.chainClient.request({
-      method: "anvil_setBalance" as "eth_chainId",
-      params: [account.address, "0xde0b6b3a7640000"] as never,
-    });
-    const owner = createWalletClient({
-      account,
-      chain: viemChain,
-      transport: http(this.chain.rpcUrl),
-    });
-    const hash = await owner.writeContract({
-      address: this.chain.asset,
-      abi: erc20Abi,
-      functionName: "approve",
-      args: [PERMIT2_ADDRESS, maxUint256],
-    });
-    await this.chainClient.waitForTransactionReceipt({ hash, pollingInterval: 100 });
-  }
-
-  balanceOf(address: Address) {
-    return this.chainClient.readContract({
-      address: this.chain.asset,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [address],
-    });
-  }
+  mint = (to: Address, amount: bigint) => this.token.mint(to, amount);
+  approvePermit2 = (account: PrivateKeyAccount) => this.token.approvePermit2(account);
+  balanceOf = (address: Address) => this.token.balanceOf(address);
+  blockNumber = () => this.token.reader.getBlockNumber();
+  revertedSince = (fromBlock: bigint) => this.token.revertedSince(fromBlock);
 
   /** The requirements of a paid path, as GET /.well-known/x402 announces them. */
   private async requirementsOf(path: string): Promise<PaymentRequirements[]> {

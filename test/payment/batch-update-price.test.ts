@@ -4,14 +4,13 @@
  * the allowance lasts, and its 402 and PAYMENT-REQUIRED ask this call's amount.
  */
 import { decodePaymentRequiredHeader } from "@x402/core/http";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MISSING_ID, request, uniqueText } from "../helpers";
 import { callsOf, countedProviders } from "../providers";
 import { workerWith } from "../worker-with";
 import {
   balances,
   chainEnv,
-  expectChainReady,
   expectedAccepts,
   expectTransferred,
   fundedPayer,
@@ -20,8 +19,6 @@ import {
   type Payer,
   post,
 } from "./chain";
-
-beforeAll(expectChainReady);
 
 const PATHS = [
   ["PATCH", "/v1/memories/batch"],

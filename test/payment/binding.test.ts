@@ -5,11 +5,10 @@
  * moves. A call that fails after its payment settled is credited to the payer.
  */
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MISSING_ID, uniqueText } from "../helpers";
 import {
   balances,
-  expectChainReady,
   expectTransferred,
   expectUnchanged,
   fundedPayer,
@@ -19,8 +18,6 @@ import {
   postPaid,
   storePayment,
 } from "./chain";
-
-beforeAll(expectChainReady);
 
 async function reasonOf(res: Response): Promise<string> {
   expect(res.status).toBe(402);

@@ -11,21 +11,13 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
-import { PERMIT2_ADDRESS } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  http,
-  maxUint256,
-  parseAbi,
-} from "viem";
+import type { Address } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import { expect, vi } from "vitest";
-import { type ChainDetails, localChainVars, localViemChain } from "../../local/chain/details";
+import { beforeAll, expect, vi } from "vitest";
+import { type ChainDetails, localChainVars } from "../../local/chain/details";
+import { localToken } from "../../local/chain/token";
 import type { Env } from "../../worker/env";
 import { type Json, signAuth } from "../helpers";
 import { workerWith } from "../worker-with";
@@ -39,48 +31,17 @@ export const chainEnv: Env = { ...env, ...localChainVars(chain) };
 /** The Worker configured for the chain, as a fetch function. */
 export const chainFetch = workerWith(chainEnv);
 
-const viemChain = localViemChain(chain.rpcUrl, chain.chainId);
-export const publicClient = createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl) });
-const minter = createWalletClient({
-  account: privateKeyToAccount(chain.minterKey),
-  chain: viemChain,
-  transport: http(chain.rpcUrl),
-});
-
-export const balanceOf = (address: Address) =>
-  publicClient.readContract({
-    address: chain.asset,
-    abi: erc20Abi,
-    functionName: "balanceOf",
-    args: [address],
-  });
+const token = localToken(chain);
+export const publicClient = token.reader;
+export const { balanceOf } = token;
 
 export async function balances(payer: Address) {
   const [p, t] = await Promise.all([balanceOf(payer), balanceOf(chain.payTo)]);
   return { payer: p, payTo: t };
 }
 
-/**
- * Mints test USDC to `to`. Test files run two at a time and mint from the one minter account,
- * so two transactions can be given the same account nonce: the loser is sent again.
- */
-export async function mint(to: Address, amount: bigint) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const hash = await minter.writeContract({
-        address: chain.asset,
-        abi: parseAbi(["function mint(address to, uint256 value)"]),
-        functionName: "mint",
-        args: [to, amount],
-      });
-      await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      return;
-    } catch (err) {
-      const nonceClash = /nonce too low|nonce has already been used|underpriced/i.test(String(err));
-      if (!nonceClash || attempt === 5) throw err;
-    }
-  }
-}
+/** Mints test USDC to `to` (local/chain/token.ts: a mint that races another is sent again). */
+export const mint = (to: Address, amount: bigint) => token.mint(to, amount);
 
 /** How a payer's client pays: the 402's first way (EIP-3009), or Permit2. */
 export type PayBy = "eip3009" | "permit2";
@@ -151,24 +112,8 @@ export const json = async (res: Response): Promise<Json> => JSON.parse(await res
 export const meterOf = (wallet: string) =>
   env.METER.get(env.METER.idFromName(`wallet:${wallet.toLowerCase()}`));
 
-/**
- * Lets `account` pay by Permit2: ETH for gas, then the one approval of Permit2 for the token
- * that a wallet gives before its first Permit2 payment.
- */
-export async function approvePermit2(account: PrivateKeyAccount) {
-  await publicClient.request({
-    method: "anvil_setBalance" as "eth_chainId",
-    params: [account.address, "0xde0b6b3a7640000"] as never,
-  });
-  const owner = createWalletClient({ account, chain: viemChain, transport: http(chain.rpcUrl) });
-  const hash = await owner.writeContract({
-    address: chain.asset,
-    abi: erc20Abi,
-    functionName: "approve",
-    args: [PERMIT2_ADDRESS, maxUint256],
-  });
-  await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-}
+/** Lets `account` pay by Permit2: ETH for gas, then its one approval of Permit2. */
+export const approvePermit2 = (account: PrivateKeyAccount) => token.approvePermit2(account);
 
 /** Sets the free calls a wallet has used, directly in its Meter (default: all 100). */
 export async function exhaustAllowance(wallet: string, used = 100) {
@@ -204,10 +149,14 @@ export function expectedAccepts(amount: string) {
 }
 
 /** The chain is up and the token deployed with the EIP-712 domain the Worker announces. */
-export async function expectChainReady() {
+async function expectChainReady() {
   expect(await publicClient.getChainId()).toBe(chain.chainId);
   expect(await balanceOf(chain.payer)).toBeGreaterThan(0n);
 }
+
+// Checked once before the tests of every file that pays on the chain (a hook registered here
+// belongs to the importing file), so a chain that is not up fails there with this reason.
+beforeAll(expectChainReady);
 
 /** Gives `p` `funds` (by default 1 USDC, 1,000,000 units) and uses up its free allowance. */
 export async function readyToPay(p: Payer, funds = 1_000_000n) {

@@ -5,7 +5,7 @@
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentRequired } from "@x402/core/types";
 import type { Hex } from "viem";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { allowanceUsedError } from "../fixtures";
 import { uniqueText } from "../helpers";
 import {
@@ -13,7 +13,6 @@ import {
   balances,
   chain,
   exhaustAllowance,
-  expectChainReady,
   expectedAccepts,
   expectTransferred,
   expectUnchanged,
@@ -24,8 +23,6 @@ import {
   post,
   publicClient,
 } from "./chain";
-
-beforeAll(expectChainReady);
 
 afterEach(() => {
   vi.useRealTimers();

@@ -3,20 +3,10 @@
  * and never the payment itself (its header, signature or payer address).
  */
 import { encodePaymentSignatureHeader } from "@x402/core/http";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { uniqueText } from "../helpers";
 import { captureConsole, expectedTag, lineOf, requestLines, textOf } from "../log-capture";
-import {
-  exhaustAllowance,
-  expectChainReady,
-  fundedPayer,
-  newPayer,
-  post,
-  postPaid,
-  storePayment,
-} from "./chain";
-
-beforeAll(expectChainReady);
+import { exhaustAllowance, fundedPayer, newPayer, post, postPaid, storePayment } from "./chain";
 
 describe("request lines of paid calls", () => {
   it("say required, paid or refused, with the payer's tag and nothing of the payment", async () => {

@@ -10,8 +10,8 @@
  * cost (almost) no gas: reverted transactions are counted, at most one a round.
  */
 
-import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { localToken } from "../../local/chain/token";
 import { SETTLEMENT_BOUND_MS } from "../../worker/middleware/payment";
 import { uniqueText } from "../helpers";
 import {
@@ -48,23 +48,6 @@ async function paidStores(p: Payer, n: number): Promise<Sent[]> {
   );
 }
 
-/** Reverted transactions of the facilitator between two blocks that concern `payers`. */
-async function revertsFor(payers: Payer[], fromBlock: bigint, toBlock: bigint): Promise<number> {
-  const facilitator = privateKeyToAccount(chain.facilitatorKey).address.toLowerCase();
-  const needles = payers.map((p) => p.address.slice(2).toLowerCase());
-  let reverted = 0;
-  for (let n = fromBlock; n <= toBlock; n++) {
-    const block = await publicClient.getBlock({ blockNumber: n, includeTransactions: true });
-    for (const tx of block.transactions) {
-      if (tx.from.toLowerCase() !== facilitator) continue;
-      if (!needles.some((needle) => tx.input.toLowerCase().includes(needle))) continue;
-      const receipt = await publicClient.getTransactionReceipt({ hash: tx.hash });
-      if (receipt.status === "reverted") reverted++;
-    }
-  }
-  return reverted;
-}
-
 describe("mixed load: payments over a balance beside a funded payer, 20 rounds", () => {
   it("served + credited = paid for each payer, every answer within the bound, refusals cost no gas", async () => {
     const startBlock = await publicClient.getBlockNumber();
@@ -99,7 +82,10 @@ describe("mixed load: payments over a balance beside a funded payer, 20 rounds",
       expect(fundedSent.map((s) => s.status)).toEqual([201, 201, 201, 201]);
     }
     expect(slow).toEqual([]);
-    const reverted = await revertsFor(everyone, startBlock, await publicClient.getBlockNumber());
+    const reverted = await localToken(chain).revertedSince(
+      startBlock,
+      everyone.map((p) => p.address),
+    );
     console.log(`[mixed-load] ${ROUNDS} rounds: ${reverted} reverted settlement(s)`);
     expect(reverted).toBeLessThanOrEqual(ROUNDS);
   }, 600_000);

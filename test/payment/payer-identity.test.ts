@@ -1,7 +1,7 @@
 /** Identity from the payment alone (spec, Authentication, way 3): the payer is the caller. */
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { uniqueText } from "../helpers";
 import {
   approvePermit2,
@@ -9,7 +9,6 @@ import {
   balances,
   chainFetch,
   exhaustAllowance,
-  expectChainReady,
   expectTransferred,
   json,
   mint,
@@ -18,8 +17,6 @@ import {
   postPaid,
   storePayment,
 } from "./chain";
-
-beforeAll(expectChainReady);
 
 describe("identity from the payment alone (spec, Authentication, way 3)", () => {
   it.each<PayBy>(["eip3009", "permit2"])(

@@ -6,11 +6,10 @@
  */
 import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import { x402ExactPermit2ProxyAddress } from "@x402/evm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { uniqueText } from "../helpers";
 import {
   balances,
-  expectChainReady,
   expectTransferred,
   expectUnchanged,
   fundedPayer,
@@ -21,8 +20,6 @@ import {
   readyToPay,
   storePayment,
 } from "./chain";
-
-beforeAll(expectChainReady);
 
 describe("Permit2 payments", () => {
   it("pays a store through Permit2: settled by the proxy, exactly the price moved", async () => {

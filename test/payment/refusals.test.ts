@@ -5,11 +5,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload } from "@x402/core/types";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectError, uniqueText } from "../helpers";
 import {
   balances,
-  expectChainReady,
   expectedAccepts,
   expectTransferred,
   expectUnchanged,
@@ -23,8 +22,6 @@ import {
   storeRequirement,
   x402For,
 } from "./chain";
-
-beforeAll(expectChainReady);
 
 describe("x402 refusals: nothing moves", () => {
   it("refuses a replayed PAYMENT-SIGNATURE before the handler runs", async () => {

@@ -4,18 +4,8 @@
  * usable write grant gets its 404 or 403 with nothing written, and its price credited back, as
  * any paid call that fails after its payment settled (docs/payments.md).
  */
-import { beforeAll, describe, expect, it } from "vitest";
-import {
-  balances,
-  expectChainReady,
-  expectTransferred,
-  json,
-  newPayer,
-  post,
-  readyToPay,
-} from "./chain";
-
-beforeAll(expectChainReady);
+import { describe, expect, it } from "vitest";
+import { balances, expectTransferred, json, newPayer, post, readyToPay } from "./chain";
 
 const grantTo = (grantee: string, permission: "read" | "write") =>
   post({ grantee, namespace: "team", permission });
