@@ -142,6 +142,21 @@ describe("a settlement whose outcome is unknown", () => {
     expect(await transfersFrom(p.address)).toBe(1);
   }, 60_000);
 
+  it("confirmed before any background check: the retry with the payment identifier asks the chain itself and is served", async () => {
+    const id = generatePaymentId();
+    const { p, body, payload, headers } = await paidStore("pending-unsent", "retry finds it", id);
+    expect((await p.call("POST", "/v1/store", body, headers)).status).toBe(502);
+    await settleOnChain(payload);
+    // No alarm has run: the retry's own look at the chain credits the payment and spends it.
+    const retry = await p.call("POST", "/v1/store", body, headers);
+    expect(retry.status).toBe(201);
+    expect(await creditOf(p)).toBe(0);
+    expect((await p.call("GET", "/v1/memories/count")).body.count).toBe(1);
+    // The alarm that comes later finds nothing left to credit.
+    await runDurableObjectAlarm(meterOf(p.address.toLowerCase()));
+    expect(await creditOf(p)).toBe(0);
+  }, 60_000);
+
   it("never confirmed: once its authorization expired unused, nothing was taken and the retry is a 402", async () => {
     const id = generatePaymentId();
     const { p, body, headers } = await paidStore("pending-unsent", "unknown, never paid", id);
