@@ -39,6 +39,9 @@
  *    ("moved", "plan", "team") are weak: a pair that shares a family only through a weak word
  *    in one text also needs a change cue in the newer one ("now", "switched", "instead",
  *    "since", "finally", ...), or a weak word in both a change cue and similarity >= 0.7.
+ *    A word that is both the weak hint and a change ("I moved the meeting") is not both. A
+ *    favourite is an attribute of its own: "my favourite restaurant is a vegan place" says
+ *    nothing of the user's diet.
  * 7. Same thing: within a family, head nouns of different kinds mean different things
  *    ("laptop" vs "desktop", "credit card" vs "checking", "dentist" vs "doctor", "favourite
  *    colour" vs "favourite food"), and so do different qualifiers before the head ("work
@@ -152,6 +155,12 @@ function judge(next: string, previous: UpdateCandidate, correction: boolean): Up
     return refuse("other-thing:time-of-day");
   }
 
+  for (const def of EXCLUSIVE) {
+    if (a.families.has(def.name) !== b.families.has(def.name)) {
+      return refuse(`different-attribute:${def.name}`);
+    }
+  }
+
   // Families both texts are about, and whether they name the same thing within it.
   let best: { name: string; min: number; max: number; multi: boolean; change: boolean } | undefined;
   let conflict: string | undefined;
@@ -245,6 +254,7 @@ function add(phrase: string, tag: Tag): void {
 }
 
 const FAMILY_BY_NAME = new Map<string, FamilyDef>();
+const EXCLUSIVE = FAMILIES.filter((f) => f.exclusive === true);
 for (const def of FAMILIES) {
   FAMILY_BY_NAME.set(def.name, def);
   for (const w of list(def.strong)) add(w, { t: "fam", f: def.name, s: 2 });
@@ -340,6 +350,7 @@ const YEAR_IGNORE_BEFORE = new Set("since".split(" "));
 const UNTIL_SCOPE_AFTER = new Set("last recently i we he she they".split(" "));
 const FORMER_WORDS = new Set("old previous former prior ex last".split(" "));
 const ADDITIVE_END = new Set("too".split(" "));
+const FIRST_STARTS = new Set("day week month shift".split(" "));
 const GROUP_NOUNS = new Set(
   "team squad department org organization company firm startup group division".split(" "),
 );
@@ -590,7 +601,11 @@ function analyze(text: string): Analysis {
       }
     }
     if (w === "yesterday" && t.poss) r.hard = true;
-    if (w === "first" && isPossessor(toks, k - 1)) r.hard = true;
+    // "my first car" is a past one; "my first day at Figma" is the start of the current one.
+    if (w === "first" && isPossessor(toks, k - 1)) {
+      if (nextW !== undefined && FIRST_STARTS.has(nextW)) r.event = true;
+      else r.hard = true;
+    }
     if (FORMER_WORDS.has(w) && isPossessor(toks, k - 1)) {
       if (!(w === "last" && nextW !== undefined && PERIOD_SET.has(nextW))) r.soft = true;
     }

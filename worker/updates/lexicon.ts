@@ -26,6 +26,11 @@ export interface FamilyDef {
   multi?: boolean;
   /** Both texts must name a head of the same kind ("favourite colour" vs "favourite food"). */
   needsHead?: boolean;
+  /**
+   * A text about this family is about it only: "my favourite restaurant is a vegan place" is
+   * not about the user's diet. A pair where one text has it and the other not is refused.
+   */
+  exclusive?: boolean;
 }
 
 export const FAMILIES: FamilyDef[] = [
@@ -41,8 +46,8 @@ export const FAMILIES: FamilyDef[] = [
   {
     name: "employer",
     strong:
-      "employer, employed, employs, employee of, hired, hired me, hire, work at, works at, working at, worked at, work for, works for, working for, worked for, job at, job with, offer from, an offer, company, firm, startup, joined, started at, starts at, laid off, resigned, onboarding, took a job, new job, took a position, position at, brought me on, employed by, my last job, consultant at, engineer at, developer at, got a job, landed a job, switched companies, role at, job offer, my company, our company",
-    weak: "job, work, works, working, quit, left, office, org, organization, organisation, corp, inc, ltd, llc",
+      "employer, employed, employs, employee of, hired, hired me, hire, work at, works at, working at, worked at, work for, works for, working for, worked for, job at, job with, offer from, an offer, company, firm, startup, joined, started at, starts at, laid off, resigned, onboarding, took a job, new job, took a position, position at, brought me on, employed by, my last job, consultant at, engineer at, developer at, got a job, landed a job, switched companies, role at, job offer, my company, our company, contractor for, contractor at, offer at, full-time offer, first day at",
+    weak: "job, work, works, working, been at, quit, left, office, org, organization, organisation, corp, inc, ltd, llc",
   },
   {
     name: "job-title",
@@ -59,7 +64,7 @@ export const FAMILIES: FamilyDef[] = [
     name: "diet",
     strong:
       "vegetarian, vegan, pescatarian, mediterranean diet, keto, paleo, diet, plant-based, carnivore, flexitarian, omnivore, gluten-free, gluten, dairy, dairy-free, lactose, lactose-free, animal products, meat, halal, kosher, intermittent fasting, fasting, low-carb, carbs, no restrictions, eat everything, sugar-free",
-    weak: "eat, eats, eating, ate, food, meals, menu, bread, pasta, fish, chicken, sugar, fruit, vegetables",
+    weak: "eat, eats, eating, ate, food, meals, menu, bread, pasta, fish, chicken, sugar, fruit, vegetables, pork, beef, seafood, eggs, avoids, avoid",
   },
   {
     name: "allergy",
@@ -113,8 +118,8 @@ export const FAMILIES: FamilyDef[] = [
     heads: {
       service: {
         video:
-          "netflix, hulu, hbo, hbo max, disney+, disney plus, prime video, youtube premium, paramount+",
-        music: "spotify, apple music, tidal, pandora, music streaming, ~music",
+          "~netflix, ~hulu, ~hbo, ~hbo max, ~disney+, ~disney plus, ~prime video, youtube premium, ~paramount+, ~nebula",
+        music: "~spotify, ~apple music, ~tidal, ~pandora, music streaming, ~music",
         phone: "verizon, t-mobile, at&t, mint mobile, phone plan, data plan, carrier, carriers",
         software: "license, licence, seats",
         news: "newspaper, new york times, nyt, wsj, economist",
@@ -163,6 +168,7 @@ export const FAMILIES: FamilyDef[] = [
     name: "favorite",
     strong: "favorite, favourite, fave, most-loved, top, like best, love most, best",
     needsHead: true,
+    exclusive: true,
     heads: {
       kind: {
         color:
@@ -415,7 +421,7 @@ export const TIMES_OF_DAY =
 
 /** Words of change in the newer text: they raise the score. */
 export const CHANGE_CUES =
-  "now, nowadays, these days, currently, no longer, anymore, any more, instead, switched, switching, swapped, changed, moved, moving, relocated, new, newly, just, finally, started, starting, began, quit, left, leaving, joined, became, since, replaced, upgraded, downgraded, transferred, promoted, retrained, took up, taken up, picked up, gave up, given up, dropped, cancelled, canceled, got the keys, bought, sold, traded, turned, from now on, as of, extended, pushed, postponed, rescheduled, shifted, delayed, reassigned, took over, divorce, divorced, broke up, split up, engaged, married, hired, accepted, rehomed, adopted, went, got, transitioned, declared, enrolled, dropped out, filed, finalized, rewrote, reorg, updated, correction, actually, not anymore, after the reorg, stopped, ditched, rather than, no more";
+  "now, nowadays, these days, currently, no longer, anymore, any more, instead, switched, switching, swapped, changed, slipped, moved up, first day, moved, moving, relocated, new, newly, just, finally, started, starting, began, quit, left, leaving, joined, became, since, replaced, upgraded, downgraded, transferred, promoted, retrained, took up, taken up, picked up, gave up, given up, dropped, cancelled, canceled, got the keys, bought, sold, traded, turned, from now on, as of, extended, pushed, postponed, rescheduled, shifted, delayed, reassigned, took over, divorce, divorced, broke up, split up, engaged, married, hired, accepted, rehomed, adopted, went, got, transitioned, declared, enrolled, dropped out, filed, finalized, rewrote, reorg, updated, correction, actually, not anymore, after the reorg, stopped, ditched, rather than, no more";
 
 /**
  * Change events: a text that reports one ("moved", "joined", "since") is about a change, so a
