@@ -31,6 +31,12 @@ export interface Memory {
   embedding_model?: string | null;
   /** The wallet that stored it: the owner, or a wallet writing through a grant. */
   created_by: string;
+  /** When the fact was said or became true (the store's `occurred_at`, else when stored). */
+  occurred_at: string;
+  /** The memories this one replaces (its `supersedes` relations), oldest relation first. */
+  supersedes: string[];
+  /** The live memory that replaces this one, or null while it is current. */
+  superseded_by: string | null;
 }
 
 export interface MemoryPage {

@@ -1,6 +1,12 @@
 import { useState } from "preact/hooks";
 import { type Api, MEMORY_TYPES, type MemoryPage, type NamespaceList } from "../api";
-import { type Choice, NamespaceOptions, SelectField, TextField } from "../components/fields";
+import {
+  Checkbox,
+  type Choice,
+  NamespaceOptions,
+  SelectField,
+  TextField,
+} from "../components/fields";
 import { Actions, Form, Submit } from "../components/forms";
 import { DataTable, DateCell, WalletCell } from "../components/lists";
 import { Screen } from "../components/screen";
@@ -16,6 +22,8 @@ export interface ListFilters {
   agent_id: string;
   /** "" any, "true" pinned only, "false" unpinned only */
   pinned: string;
+  /** Replaced memories too (`include_superseded`), each marked. */
+  include_superseded: boolean;
   sort: string;
   order: string;
   limit: number;
@@ -29,6 +37,7 @@ export const initialFilters: ListFilters = {
   session_id: "",
   agent_id: "",
   pinned: "",
+  include_superseded: false,
   sort: "created_at",
   order: "desc",
   limit: 20,
@@ -79,7 +88,12 @@ export function MemoriesView(props: {
     (signal) =>
       api.get<MemoryPage>(
         "/v1/memories",
-        { ...filters, namespace, tags: filters.tags.replace(/\s*,\s*/g, ",") },
+        {
+          ...filters,
+          namespace,
+          tags: filters.tags.replace(/\s*,\s*/g, ","),
+          include_superseded: filters.include_superseded || undefined,
+        },
         { signal },
       ),
     JSON.stringify(filters),
@@ -100,7 +114,7 @@ export function MemoriesView(props: {
     else setFilters(next);
   };
   /** The value of a filter field and where its changes go, for the field's props. */
-  const bind = (field: Exclude<keyof ListFilters, "offset">) => ({
+  const bind = (field: Exclude<keyof ListFilters, "offset" | "include_superseded">) => ({
     value: String(draft[field]),
     onValue: (value: string) =>
       setDraft({ ...draft, [field]: field === "limit" ? Number(value) : value }),
@@ -149,6 +163,16 @@ export function MemoriesView(props: {
                 : `Showing ${from}–${to} of ${data.total}`
               : ""}
         </p>
+        <Checkbox
+          checked={filters.include_superseded}
+          onChecked={(on) => {
+            // A toggle: it applies at once, and keeps the filters being edited.
+            setDraft({ ...draft, include_superseded: on });
+            setFilters({ ...filters, include_superseded: on, offset: 0 });
+          }}
+        >
+          Show replaced
+        </Checkbox>
         <div class="pager">
           <button
             type="button"
@@ -180,8 +204,13 @@ export function MemoriesView(props: {
           columns={COLUMNS}
         >
           {data.memories.map((m) => (
-            <tr key={m.id} data-memory-id={m.id}>
+            <tr key={m.id} data-memory-id={m.id} class={m.superseded_by ? "replaced" : undefined}>
               <td class="content">
+                {m.superseded_by && (
+                  <span class="badge replaced" title="A newer memory replaced this one: history">
+                    replaced
+                  </span>
+                )}
                 {m.pinned && (
                   <span class="badge" title="Pinned: exempt from decay">
                     pinned

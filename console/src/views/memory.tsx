@@ -12,6 +12,7 @@ import { Screen } from "../components/screen";
 import { href, navigate } from "../router";
 import { canWrite, type SharedNamespace } from "../shared";
 import { DateTime, ErrorNotice, num, Status, Tags, tagsOf, useLoad, Wallet } from "../ui";
+import { hasReplacements, ReplacementChain, ReplacementNotice, useChain } from "./memory-chain";
 import { EditForm } from "./memory-edit";
 import { Relations } from "./memory-relations";
 
@@ -34,6 +35,7 @@ export function MemoryView(props: { api: Api; shared: SharedNamespace | null; id
     ]);
     return { memory, history: history.history, relations: relations.relations };
   }, id);
+  const chain = useChain(api, loaded.data?.memory);
   const writable = canWrite(shared);
   const [status, setStatus] = useState("");
   const [actionError, setActionError] = useState<unknown>(null);
@@ -67,6 +69,7 @@ export function MemoryView(props: { api: Api; shared: SharedNamespace | null; id
       <Status>{status}</Status>
       {data && (
         <>
+          <ReplacementNotice memory={data.memory} chain={chain.data} />
           <blockquote class="memory-content" data-testid="memory-content">
             {data.memory.content}
           </blockquote>
@@ -106,6 +109,7 @@ export function MemoryView(props: { api: Api; shared: SharedNamespace | null; id
             )}
           </div>
           <Details memory={data.memory} />
+          {hasReplacements(data.memory) && <ReplacementChain id={id} state={chain} />}
           {writable ? (
             <EditForm
               key={data.memory.updated_at ?? ""}
@@ -145,6 +149,7 @@ function Details({ memory }: { memory: Memory }) {
     ["Agent", memory.agent_id ?? "none"],
     ["Pinned", memory.pinned ? "yes" : "no"],
     ["Immutable", memory.immutable ? "yes (cannot be edited or deleted)" : "no"],
+    ["Occurred", <DateTime key="o" iso={memory.occurred_at} />],
     ["Expires", memory.expires_at ? <DateTime key="e" iso={memory.expires_at} /> : "never"],
     ["Created", <DateTime key="c" iso={memory.created_at} />],
     ["Updated", <DateTime key="u" iso={memory.updated_at} />],
