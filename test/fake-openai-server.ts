@@ -21,6 +21,11 @@
  *                   correction to them counts as seen
  *   fenced          chat: the good JSON inside a ```json code fence with prose around it
  *   wrong-shape     chat: valid JSON of the wrong shape ({"facts": "none"}), every time
+ *   judge-yes       update judgements: every pair replaces, confidence 0.95 (a credulous model)
+ *   judge-no        update judgements: no pair replaces, confidence 0.95
+ *   judge-unsure    update judgements: every pair replaces, confidence 0.5 (below the bar)
+ *   judge-malformed update judgements: a content that is not JSON (other chat is good)
+ *   judge-fail      update judgements: 500 every time (other chat is good)
  *   anything else   chat: good JSON
  * Embedding data comes back in reverse index order, as the API permits, so clients must sort.
  *
@@ -30,9 +35,16 @@
  * array of {role, content}, else the last user message as plain text), each {content: the
  * sentence without its final full stop, memory_type: "general", importance: 0.5}. Only the
  * latest JSON user message is read, so a retry's appended correction changes nothing.
+ *
+ * An update judgement (llm/judge.ts: the user message is a JSON object with a `pairs` array of
+ * {pair, older, newer, correction?}) is answered {"answers": [{pair, replaces, confidence}]}:
+ * by the modes above, else as the store's rules judge the pair (updates/detect.ts) at
+ * similarity 0.7, confidence 0.9, so that a Worker whose model is this fake notices what the
+ * rules would.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type LoopbackServer, listenOnLoopback, readBody, sendJson } from "../local/http-json";
+import { judgeUpdate } from "../worker/updates/detect";
 
 /** Its base URL is without /v1, e.g. http://127.0.0.1:PORT. */
 export type FakeOpenAi = LoopbackServer;
@@ -116,6 +128,9 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     if (url.pathname === "/v1/embeddings") return sendJson(res, 200, embeddings(body, model));
     if (url.pathname === "/v1/chat/completions") {
       const messages = Array.isArray(body.messages) ? body.messages : [];
+      if (mode === "judge-fail" && judgedPairs(messages)) {
+        return sendJson(res, 500, { error: { message: "boom" } });
+      }
       const conversation = `${model}\n${JSON.stringify(messages.slice(0, 2))}`;
       const bad =
         mode === "malformed" || (mode === "malformed-once" && firstTime(seen, conversation));
@@ -152,7 +167,9 @@ function chat(body: Record<string, unknown>, model: string, mode: string) {
     (sum, m) => sum + fakeTokenCount(JSON.stringify(m)),
     0,
   );
-  const good = JSON.stringify(goodAnswer(messages));
+  const answer = goodAnswer(messages, mode);
+  // A string is the content itself (judge-malformed's prose).
+  const good = typeof answer === "string" ? answer : JSON.stringify(answer);
   const content =
     mode === "malformed"
       ? "Sure! Here are the facts you asked for: facts = [the user, likes"
@@ -178,8 +195,51 @@ function chat(body: Record<string, unknown>, model: string, mode: string) {
   };
 }
 
+interface JudgedPair {
+  pair: number;
+  older: string;
+  newer: string;
+  correction?: boolean;
+}
+
+/** The pairs of an update judgement, or undefined for another request (see the header). */
+function judgedPairs(messages: unknown[]): JudgedPair[] | undefined {
+  for (const m of messages) {
+    if (typeof m !== "object" || m === null || !("role" in m) || m.role !== "user") continue;
+    try {
+      const parsed: unknown = JSON.parse(String((m as { content?: unknown }).content));
+      if (typeof parsed === "object" && parsed !== null && "pairs" in parsed) {
+        return Array.isArray(parsed.pairs) ? (parsed.pairs as JudgedPair[]) : [];
+      }
+    } catch {
+      // not JSON: not a judgement
+    }
+  }
+  return undefined;
+}
+
+/** The answer to an update judgement, by mode (see the header). */
+function judgement(pairs: JudgedPair[], mode: string): unknown {
+  if (mode === "judge-malformed") return "Pair 1 looks like an update, I think.";
+  return {
+    answers: pairs.map((p) => {
+      if (mode === "judge-yes") return { pair: p.pair, replaces: true, confidence: 0.95 };
+      if (mode === "judge-no") return { pair: p.pair, replaces: false, confidence: 0.95 };
+      if (mode === "judge-unsure") return { pair: p.pair, replaces: true, confidence: 0.5 };
+      const verdict = judgeUpdate(
+        p.newer,
+        { content: p.older, similarity: 0.7 },
+        { correction: p.correction === true },
+      );
+      return { pair: p.pair, replaces: verdict.replaces, confidence: 0.9 };
+    }),
+  };
+}
+
 /** The good answer to a chat request (see the header). */
-function goodAnswer(messages: unknown[]): unknown {
+function goodAnswer(messages: unknown[], mode: string): unknown {
+  const pairs = judgedPairs(messages);
+  if (pairs) return judgement(pairs, mode);
   const userTexts = messages.flatMap((m) =>
     typeof m === "object" && m !== null && "role" in m && m.role === "user" && "content" in m
       ? [String(m.content)]

@@ -10,6 +10,7 @@
  * migrate's classifier: kept in llm/, it would tie the lowest rooms to the highest.
  */
 import type { MemoryType } from "../schema/kinds";
+import type { JudgedPair, UpdatePair } from "./updates/plan";
 
 export interface ChatMessage {
   role: string;
@@ -30,4 +31,11 @@ export interface LlmProvider {
   extractFacts(messages: ChatMessage[]): Promise<{ facts: Fact[]; tokens: number }>;
   /** One memory that says everything the given memories say (consolidation, summaries). */
   synthesize(memories: string[]): Promise<{ content: string; tokens: number }>;
+  /**
+   * Optional: whether each pair's newer fact replaces its older one (issue #45), one verdict
+   * per pair in pair order, for the store that ingest and extract make (updates/plan.ts's
+   * UpdateJudge). It never fails: a pair the model cannot answer gets the store's rules'
+   * verdict. A provider without it (`rules`) leaves the store's rules to decide.
+   */
+  judgeUpdates?(pairs: UpdatePair[]): Promise<{ verdicts: JudgedPair[]; tokens: number }>;
 }

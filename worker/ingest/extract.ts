@@ -10,9 +10,17 @@
  * pinned ones stay pinned). Facts are stored 100 at a time, each hundred in its own
  * transaction, later ones deduplicating against earlier ones.
  *
+ * Knowledge updates (issue #45): a new fact that gives a new value for the same thing as a
+ * current memory replaces it (a `supersedes` relation, updates/plan.ts). The provider's model
+ * judges the store's pairs when it can (LlmProvider.judgeUpdates: openai, workers-ai; the
+ * store's rules answer for what it does not), else the store's rules do (`rules`).
+ * `detect_updates: false` (default true) stores every fact without looking for what it
+ * replaces.
+ *
  * Result: `memory_ids` one per fact in fact order (new and deduplicated ids; two facts merged
  * into one memory give its id twice), `facts_extracted` = facts_stored (new memories) +
- * facts_deduplicated, `tokens_used` language model plus embeddings.
+ * facts_deduplicated, `tokens_used` language model (extraction and update judgement) plus
+ * embeddings.
  */
 import { z } from "zod";
 import type { DomainContext } from "../context";
@@ -22,6 +30,7 @@ import { cutAtWord, wordKey } from "../llm/sentences";
 import * as f from "../memories/fields";
 import { type StoredItem, storeMemories } from "../memories/store";
 import type { NewMemory } from "../memories/store-input";
+import type { UpdateJudge } from "../updates/plan";
 import { chunkConversation } from "./chunk";
 
 export const MAX_MESSAGES = 100;
@@ -53,6 +62,12 @@ export const conversationFields = {
   namespace: f.namespace.optional(),
   session_id: f.scope.nullish(),
   agent_id: f.scope.nullish(),
+  detect_updates: z
+    .boolean()
+    .optional()
+    .describe(
+      "Default true: a stored fact that gives a new value for the same thing as a current memory (same person, same thing, now) replaces it, with a `supersedes` relation whose metadata says what detected it (`detected_by`: the language model, or `rules`) and its `score`. False: facts are stored without looking for what they replace",
+    ),
 };
 
 /** Exactly one of `messages` and `text` (422 otherwise, with the reason on `messages`). */
@@ -75,21 +90,25 @@ export function exactlyOneSource(
 export const extractInput = z.object(conversationFields).superRefine(exactlyOneSource);
 export type ExtractInput = z.output<typeof extractInput>;
 
+/** Where facts are stored, and whether each may replace a current memory. */
 export interface Scope {
   namespace: string;
   sessionId: string | null;
   agentId: string | null;
+  detectUpdates: boolean;
 }
 
 export function scopeOf(input: {
   namespace?: string;
   session_id?: string | null;
   agent_id?: string | null;
+  detect_updates?: boolean;
 }): Scope {
   return {
     namespace: input.namespace ?? "default",
     sessionId: input.session_id ?? null,
     agentId: input.agent_id ?? null,
+    detectUpdates: input.detect_updates ?? true,
   };
 }
 
@@ -124,14 +143,42 @@ export async function extractAll(
   return { facts, tokens };
 }
 
+/**
+ * The store's judge of knowledge updates: the provider's model when it has one
+ * (LlmProvider.judgeUpdates), else none (the store's rules). `tokens` counts what it spent.
+ */
+export function updateJudgeOf(llm: LlmProvider): { judge?: UpdateJudge; tokens: () => number } {
+  let tokens = 0;
+  if (!llm.judgeUpdates) return { tokens: () => tokens };
+  const judgeUpdates = llm.judgeUpdates.bind(llm);
+  return {
+    judge: async (pairs) => {
+      const judged = await judgeUpdates(pairs);
+      tokens += judged.tokens;
+      return judged.verdicts;
+    },
+    tokens: () => tokens,
+  };
+}
+
+/** What storing facts returns: one item per fact, and the tokens it spent. */
+export interface StoredFacts {
+  items: StoredItem[];
+  /** Embedding tokens. */
+  tokensUsed: number;
+  /** Language-model tokens of the update judgement. */
+  modelTokens: number;
+}
+
 /** Stores facts as memories in `scope` (see the header); returns one item per fact. */
 export async function storeFacts(
   ctx: DomainContext,
   facts: Fact[],
   scope: Scope,
-): Promise<{ items: StoredItem[]; tokensUsed: number }> {
+): Promise<StoredFacts> {
   const items: StoredItem[] = [];
   let tokensUsed = 0;
+  const { judge, tokens } = updateJudgeOf(ctx.llm);
   for (let start = 0; start < facts.length; start += STORE_BATCH) {
     const batch = facts.slice(start, start + STORE_BATCH).map(
       (fact): NewMemory => ({
@@ -146,13 +193,17 @@ export async function storeFacts(
         expiresAt: null,
         pinned: false,
         immutable: false,
+        occurredAt: null,
+        supersedes: [],
+        detectUpdates: scope.detectUpdates,
+        ref: null,
       }),
     );
-    const result = await storeMemories(ctx, batch);
+    const result = await storeMemories(ctx, batch, judge ? { judge } : {});
     items.push(...result.items);
     tokensUsed += result.tokensUsed;
   }
-  return { items, tokensUsed };
+  return { items, tokensUsed, modelTokens: tokens() };
 }
 
 export function countItems(items: StoredItem[]) {
@@ -169,11 +220,7 @@ export function countItems(items: StoredItem[]) {
  * How facts are stored: storeFacts for a request; a background job passes one that records
  * what it stored, so that a retry stores nothing twice (worker/jobs/facts.ts).
  */
-export type FactStore = (
-  ctx: DomainContext,
-  facts: Fact[],
-  scope: Scope,
-) => Promise<{ items: StoredItem[]; tokensUsed: number }>;
+export type FactStore = (ctx: DomainContext, facts: Fact[], scope: Scope) => Promise<StoredFacts>;
 
 export async function extractMemories(
   ctx: DomainContext,
@@ -181,6 +228,6 @@ export async function extractMemories(
   store: FactStore = storeFacts,
 ) {
   const { facts, tokens } = await extractAll(ctx.llm, conversationOf(input));
-  const { items, tokensUsed } = await store(ctx, facts, scopeOf(input));
-  return { ...countItems(items), tokens_used: tokens + tokensUsed };
+  const { items, tokensUsed, modelTokens } = await store(ctx, facts, scopeOf(input));
+  return { ...countItems(items), tokens_used: tokens + modelTokens + tokensUsed };
 }

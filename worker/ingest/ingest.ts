@@ -15,8 +15,11 @@
  * exists is skipped and not counted. Relations are written after the memories, so a failure
  * there leaves the memories stored without them.
  *
+ * detect_updates (default true): a new fact may replace a current memory, as in extract.
+ *
  * Response 201: extract's counts, `relations_created`, `tokens_used` (language-model tokens
- * only, as the spec says) and `memories_created` (= facts_stored, a field the clients read).
+ * only, as the spec says: extraction and update judgement) and `memories_created` (=
+ * facts_stored, a field the clients read).
  */
 import { sql } from "drizzle-orm";
 import { z } from "zod";
@@ -50,7 +53,7 @@ export async function ingest(
 ) {
   const scope = scopeOf(input);
   const { facts, tokens } = await extractAll(ctx.llm, conversationOf(input));
-  const { items } = await store(ctx, facts, scope);
+  const { items, modelTokens } = await store(ctx, facts, scope);
   const created = [...new Set(items.filter((i) => !i.deduplicated).map((i) => i.id))];
   const relationsCreated =
     input.auto_relate && created.length > 0 ? await autoRelate(ctx, created, scope.namespace) : 0;
@@ -58,7 +61,7 @@ export async function ingest(
   return {
     ...counts,
     relations_created: relationsCreated,
-    tokens_used: tokens,
+    tokens_used: tokens + modelTokens,
     memories_created: counts.facts_stored,
   };
 }

@@ -36,6 +36,7 @@ export function jobFactStore(jobId: string): FactStore {
     );
     const items: StoredItem[] = [];
     let tokensUsed = 0;
+    let modelTokens = 0;
     for (let start = 0; start < hashed.length; start += STORE_BATCH) {
       const batch = hashed.slice(start, start + STORE_BATCH);
       const stored = await ctx.db.transaction(async (tx) => {
@@ -53,6 +54,7 @@ export function jobFactStore(jobId: string): FactStore {
             scope,
           );
           tokensUsed += fresh.tokensUsed;
+          modelTokens += fresh.modelTokens;
           const rows = pending.map((p, i) => {
             const item = fresh.items[i];
             if (!item) throw new Error("storeFacts returned fewer items than facts");
@@ -74,7 +76,7 @@ export function jobFactStore(jobId: string): FactStore {
       });
       items.push(...stored);
     }
-    return { items, tokensUsed };
+    return { items, tokensUsed, modelTokens };
   };
 }
 

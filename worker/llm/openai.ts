@@ -9,6 +9,9 @@
  * malformed output. Tokens: the provider's `usage.total_tokens`, else countTokens of the
  * prompt and the answer. Error messages never include the provider's response body, which
  * may echo the key.
+ *
+ * judgeUpdates: whether newer facts replace older ones, for ingest's and extract's store
+ * (judge.ts); a failure there never fails the store, the rules answer instead.
  */
 import { z } from "zod";
 import { ApiError } from "../errors";
@@ -20,9 +23,15 @@ import {
   retryingPost,
 } from "../lib/provider-http";
 import { countTokens } from "../lib/tokens";
+import type { JudgedPair, UpdatePair } from "../updates/plan";
+import { judgeUpdatesWith } from "./judge";
 import { type Completion, extractionTask, isBlank, runStructured, synthesisTask } from "./prompts";
 
-/** Defaults: timeout 30 s per attempt, first retry after 250 ms, 3 HTTP attempts per answer. */
+/**
+ * Defaults: timeout 30 s per attempt, first retry after 250 ms, 3 HTTP attempts per answer.
+ * An update judgement, which the rules answer when the model does not, waits less: 15 s per
+ * attempt, at most 2 attempts (`timeoutMs` and a lower `maxAttempts` apply to it too).
+ */
 export interface OpenAiChatProviderOptions extends ProviderHttpOptions {
   model: string;
 }
@@ -38,6 +47,7 @@ export class OpenAiChatProvider implements LlmProvider {
   readonly name: string;
   private readonly model: string;
   private readonly http: RetryingPost;
+  private readonly judgeHttp: RetryingPost;
 
   constructor(options: OpenAiChatProviderOptions) {
     this.model = options.model;
@@ -49,6 +59,18 @@ export class OpenAiChatProvider implements LlmProvider {
       fail: (reason, exhausted) =>
         providerError(exhausted ? `${reason}, after ${this.http.maxAttempts} attempts` : reason),
     });
+    this.judgeHttp = retryingPost(
+      { ...options, maxAttempts: Math.min(options.maxAttempts ?? JUDGE_ATTEMPTS, JUDGE_ATTEMPTS) },
+      {
+        path: "/chat/completions",
+        timeoutMs: 15_000,
+        backoffBaseMs: 250,
+        fail: (reason, exhausted) =>
+          providerError(
+            exhausted ? `${reason}, after ${this.judgeHttp.maxAttempts} attempts` : reason,
+          ),
+      },
+    );
   }
 
   async extractFacts(messages: ChatMessage[]): Promise<{ facts: Fact[]; tokens: number }> {
@@ -64,9 +86,21 @@ export class OpenAiChatProvider implements LlmProvider {
     return { content: value, tokens };
   }
 
-  private async complete(messages: ChatMessage[]): Promise<Completion> {
+  /** Whether newer facts replace older ones (judge.ts); the rules answer what the model does not. */
+  judgeUpdates(pairs: UpdatePair[]): Promise<{ verdicts: JudgedPair[]; tokens: number }> {
+    return judgeUpdatesWith(
+      {
+        detectedBy: "openai",
+        model: this.model,
+        complete: (m) => this.complete(m, this.judgeHttp),
+      },
+      pairs,
+    );
+  }
+
+  private async complete(messages: ChatMessage[], http = this.http): Promise<Completion> {
     const json = await postJsonWithRetry(
-      this.http,
+      http,
       JSON.stringify({
         model: this.model,
         messages,
@@ -84,6 +118,9 @@ export class OpenAiChatProvider implements LlmProvider {
     return { output: content, tokens };
   }
 }
+
+/** HTTP attempts of an update judgement, at most. */
+const JUDGE_ATTEMPTS = 2;
 
 function providerError(reason: string): ApiError {
   return new ApiError("BAD_GATEWAY", `Language model provider failed: ${reason}`);

@@ -12,6 +12,9 @@
  * taken from the keyword rules of migrate's `classify`; importance is clamped to 0-1. Facts
  * with empty content are dropped, longer ones cut to 8,192 characters, repeats kept once.
  *
+ * An update judgement (judgeTask, for llm/judge.ts) is read by parseJudgeAnswers instead, per
+ * pair, and never retried: a pair the answer does not settle gets the store's rules' verdict.
+ *
  * A malformed answer is retried up to MALFORMED_RETRIES more times, each retry showing the
  * model its previous answer and what was wrong with it (at temperature 0 the very same
  * request tends to produce the very same answer). Then the task fails with BAD_GATEWAY;
@@ -54,6 +57,29 @@ the most recent or most specific wording when they disagree. Plain sentences, no
 Answer with only a JSON object of this form, and nothing else:
 {"content": "..."}`;
 
+export const UPDATE_JUDGE_PROMPT = `You keep an AI agent's long-term memory current.
+The user message is a JSON object {"pairs": [{"pair": 1, "older": "...", "newer": "..."}]}:
+each older fact is stored now, each newer fact was just learned. For each pair, decide whether
+the newer fact gives a NEW VALUE for the SAME attribute of the SAME subject at the current time,
+so that the older fact is no longer true. Example: older "I live in Boston", newer "We moved to
+Denver last month": replaces is true.
+Answer replaces false when:
+- the two facts are about different people (the user and their sister, two colleagues);
+- they are about different things (a laptop and a tablet, a work phone and a home phone, a
+  favourite film and a favourite band) or different attributes;
+- either fact is about another time: a fact scoped to the past or to a period ("In 2019 I
+  worked at X", "as a kid", "last summer", "until 2020") is history, never replaced and never
+  replacing;
+- the newer fact adds a value instead of changing one ("I also speak French", "another dog");
+- both can be true at once;
+- you are not sure.
+A wrong true hides a true fact from the agent: answer true only when you are sure.
+"correction": true marks a newer fact the user gave as a correction; it still never replaces a
+fact about another person, another thing or another time.
+confidence is a number from 0 to 1: how sure you are of your answer.
+Answer every pair, with only a JSON object of this form, and nothing else:
+{"answers": [{"pair": 1, "replaces": false, "confidence": 0.9}]}`;
+
 export const FACTS_JSON_SCHEMA = {
   type: "object",
   properties: {
@@ -77,6 +103,25 @@ export const SYNTHESIS_JSON_SCHEMA = {
   type: "object",
   properties: { content: { type: "string" } },
   required: ["content"],
+} as const;
+
+export const UPDATE_JUDGE_JSON_SCHEMA = {
+  type: "object",
+  properties: {
+    answers: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          pair: { type: "integer", minimum: 1 },
+          replaces: { type: "boolean" },
+          confidence: { type: "number", minimum: 0, maximum: 1 },
+        },
+        required: ["pair", "replaces", "confidence"],
+      },
+    },
+  },
+  required: ["answers"],
 } as const;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -124,6 +169,115 @@ export function synthesisTask(memories: string[]): StructuredTask<string> {
     jsonSchema: SYNTHESIS_JSON_SCHEMA,
     parse: (output) => parseWith(output, synthesisSchema),
   };
+}
+
+/** One pair of an update judgement, as the model is shown it (numbered from 1). */
+export interface JudgedFacts {
+  older: string;
+  newer: string;
+  correction: boolean;
+}
+
+/** The model's answer for one pair. */
+export interface JudgeAnswer {
+  replaces: boolean;
+  /** 0-1: how sure the model is of its answer. */
+  confidence: number;
+}
+
+/**
+ * The update judgement of `pairs` (llm/judge.ts): the answers by pair number (1-based).
+ * Read defensively (see parseJudgeAnswers); an answer with no usable pair is not ok.
+ */
+export function judgeTask(pairs: JudgedFacts[]): StructuredTask<Map<number, JudgeAnswer>> {
+  return {
+    what: "update judgement",
+    messages: [
+      { role: "system", content: UPDATE_JUDGE_PROMPT },
+      {
+        role: "user",
+        content: JSON.stringify({
+          pairs: pairs.map((p, i) => ({
+            pair: i + 1,
+            older: p.older,
+            newer: p.newer,
+            ...(p.correction ? { correction: true } : {}),
+          })),
+        }),
+      },
+    ],
+    jsonSchema: UPDATE_JUDGE_JSON_SCHEMA,
+    parse: (output) => parseJudgeAnswers(output, pairs.length),
+  };
+}
+
+/**
+ * The answers of an update judgement of `count` pairs, by pair number. Read defensively:
+ * `{"answers": [...]}` or a bare array; `pair` a number or numeric string in 1..count (when
+ * no entry names its pair and there are exactly `count` entries, their order numbers them);
+ * `replaces` a boolean or "true"/"false"/"yes"/"no"; `confidence` a number or numeric string
+ * in 0-1 (1-100 is read as a percentage). An entry that fails any of these is left out (its
+ * pair gets the rules' verdict), and so is a pair answered twice with different answers.
+ */
+export function parseJudgeAnswers(
+  output: unknown,
+  count: number,
+): Parsed<Map<number, JudgeAnswer>> {
+  const json = typeof output === "string" ? parseJsonLoose(output) : output;
+  const list = Array.isArray(json)
+    ? json
+    : typeof json === "object" && json !== null && "answers" in json
+      ? (json as { answers: unknown }).answers
+      : undefined;
+  if (!Array.isArray(list)) return { ok: false, reason: "no answers array" };
+  const unnumbered = list.every(
+    (e) => typeof e !== "object" || e === null || !("pair" in e) || e.pair === undefined,
+  );
+  const byPosition = unnumbered && list.length === count;
+  const answers = new Map<number, JudgeAnswer>();
+  const conflicting = new Set<number>();
+  list.forEach((entry, index) => {
+    if (typeof entry !== "object" || entry === null) return;
+    const e = entry as Record<string, unknown>;
+    const pair = byPosition ? index + 1 : toNumber(e.pair);
+    const replaces = toBoolean(e.replaces);
+    let confidence = toNumber(e.confidence);
+    if (confidence !== undefined && confidence > 1 && confidence <= 100) confidence /= 100;
+    if (
+      pair === undefined ||
+      !Number.isInteger(pair) ||
+      pair < 1 ||
+      pair > count ||
+      replaces === undefined ||
+      confidence === undefined ||
+      confidence < 0 ||
+      confidence > 1
+    ) {
+      return;
+    }
+    const earlier = answers.get(pair);
+    if (earlier && (earlier.replaces !== replaces || earlier.confidence !== confidence)) {
+      conflicting.add(pair);
+    }
+    if (!earlier) answers.set(pair, { replaces, confidence });
+  });
+  for (const pair of conflicting) answers.delete(pair);
+  if (answers.size === 0) return { ok: false, reason: "no usable answer" };
+  return { ok: true, value: answers };
+}
+
+function toNumber(x: unknown): number | undefined {
+  const n = typeof x === "string" && x.trim() !== "" ? Number(x) : x;
+  return typeof n === "number" && Number.isFinite(n) ? n : undefined;
+}
+
+function toBoolean(x: unknown): boolean | undefined {
+  if (typeof x === "boolean") return x;
+  if (typeof x !== "string") return undefined;
+  const word = x.trim().toLowerCase();
+  if (word === "true" || word === "yes") return true;
+  if (word === "false" || word === "no") return false;
+  return undefined;
 }
 
 /**

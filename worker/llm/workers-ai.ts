@@ -9,12 +9,17 @@
  * that no retry can fix (unknown model, rejected input) fail at once; any other error and
  * a timeout (the binding has none of its own) are retried with exponential backoff,
  * `maxAttempts` in all. Tokens: `usage.total_tokens` when reported, else countTokens.
+ *
+ * judgeUpdates: whether newer facts replace older ones, for ingest's and extract's store
+ * (judge.ts); a failure there never fails the store, the rules answer instead.
  */
 import { z } from "zod";
 import { ApiError } from "../errors";
 import type { ChatMessage, Fact, LlmProvider } from "../language-model";
 import { describeError, sleep } from "../lib/provider-http";
 import { countTokens } from "../lib/tokens";
+import type { JudgedPair, UpdatePair } from "../updates/plan";
+import { judgeUpdatesWith } from "./judge";
 import {
   type Completion,
   extractionTask,
@@ -44,7 +49,10 @@ export interface AiTextRunner {
 
 export interface WorkersAiProviderOptions {
   model?: string;
-  /** Per-attempt timeout. Default 30 s. */
+  /**
+   * Per-attempt timeout. Default 30 s; 15 s for an update judgement, which also makes at most
+   * 2 attempts (the rules answer what the model does not).
+   */
   timeoutMs?: number;
   /** First retry delay; later ones double. Default 250 ms. */
   backoffBaseMs?: number;
@@ -75,6 +83,7 @@ export class WorkersAiProvider implements LlmProvider {
   private readonly timeoutMs: number;
   private readonly backoffBaseMs: number;
   private readonly maxAttempts: number;
+  private readonly judgeLimits: Limits;
 
   constructor(
     private readonly ai: AiTextRunner,
@@ -85,6 +94,10 @@ export class WorkersAiProvider implements LlmProvider {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.backoffBaseMs = options.backoffBaseMs ?? 250;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+    this.judgeLimits = {
+      timeoutMs: options.timeoutMs ?? 15_000,
+      maxAttempts: Math.min(this.maxAttempts, 2),
+    };
   }
 
   async extractFacts(messages: ChatMessage[]): Promise<{ facts: Fact[]; tokens: number }> {
@@ -102,9 +115,25 @@ export class WorkersAiProvider implements LlmProvider {
     return { content: value, tokens };
   }
 
+  /** Whether newer facts replace older ones (judge.ts); the rules answer what the model does not. */
+  judgeUpdates(pairs: UpdatePair[]): Promise<{ verdicts: JudgedPair[]; tokens: number }> {
+    return judgeUpdatesWith(
+      {
+        detectedBy: "workers-ai",
+        model: this.model,
+        complete: (m, schema) => this.complete(m, schema, this.judgeLimits),
+      },
+      pairs,
+    );
+  }
+
   private async complete(
     messages: ChatMessage[],
     jsonSchema: Record<string, unknown>,
+    { timeoutMs, maxAttempts }: Limits = {
+      timeoutMs: this.timeoutMs,
+      maxAttempts: this.maxAttempts,
+    },
   ): Promise<Completion> {
     const input: WorkersAiChatInput = {
       messages,
@@ -114,9 +143,9 @@ export class WorkersAiProvider implements LlmProvider {
     };
     const prompt = messages.reduce((sum, m) => sum + countTokens(m.content), 0);
     let failure = "no attempt made";
-    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       try {
-        const raw = await withTimeout(this.ai.run(this.model, input), this.timeoutMs);
+        const raw = await withTimeout(this.ai.run(this.model, input), timeoutMs);
         const parsed = outputSchema.safeParse(raw);
         // A shape we can't read is the model's answer being unusable: validation retries it.
         if (!parsed.success) return { output: undefined, tokens: prompt };
@@ -135,10 +164,16 @@ export class WorkersAiProvider implements LlmProvider {
         if (PERMANENT.test(message)) throw providerError(message);
         failure = message;
       }
-      if (attempt < this.maxAttempts) await sleep(this.backoffBaseMs * 2 ** (attempt - 1));
+      if (attempt < maxAttempts) await sleep(this.backoffBaseMs * 2 ** (attempt - 1));
     }
-    throw providerError(`${failure}, after ${this.maxAttempts} attempts`);
+    throw providerError(`${failure}, after ${maxAttempts} attempts`);
   }
+}
+
+/** Per-attempt timeout and attempts of one answer. */
+interface Limits {
+  timeoutMs: number;
+  maxAttempts: number;
 }
 
 class Timeout extends Error {
