@@ -9,7 +9,9 @@
  *            (generated from user_id) picks the row's partial HNSW index; `ann` says the row
  *            is in it. Rows are written with `ann = false` and indexed after the response,
  *            only for wallets too large for exact scans (worker/memories/ann.ts).
- * relations  typed, directed links between two memories of the same user.
+ * relations  typed, directed links between two memories of the same user. A memory with a
+ *            `supersedes` relation from a live memory is replaced: history, not current
+ *            (worker/updates/current.ts).
  * memory_history  one row per PATCH of a memory, holding the changed fields' new values.
  * namespace_versions  a write counter per (wallet, namespace), for deduplication without locks.
  * memory_grants  a wallet's read or write grant of one of its namespaces to another wallet.
@@ -117,6 +119,13 @@ export const memories = pgTable(
     ann: boolean("ann").notNull().default(false),
     /** The wallet that stored it: the owner's, or a grantee's (memory_grants). */
     createdBy: text("created_by").notNull(),
+    /**
+     * When the fact was said or became true (the store's `occurred_at`, default the time of
+     * storing): recency and the order of replacements (docs/knowledge-updates.md) read it.
+     */
+    occurredAt: timestamp("occurred_at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
   },
   // No index may cover access_count or accessed_at: recall updates them for every memory it
   // returns, and with no indexed column changed (and room on the page: fillfactor 70,
@@ -222,6 +231,11 @@ export const relations = pgTable(
     index("relations_source_idx").on(t.sourceId),
     index("relations_target_idx").on(t.targetId),
     index("relations_user_idx").on(t.userId),
+    // Whether a memory is replaced (a live incoming `supersedes`) is asked of every row a
+    // read considers: this answers it from a small index of those relations alone.
+    index("relations_supersedes_target_idx")
+      .on(t.targetId)
+      .where(sql`${t.relationType} = 'supersedes'`),
   ],
 );
 

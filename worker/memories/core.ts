@@ -8,6 +8,7 @@ import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { notFound } from "../errors";
+import { replacementSelect } from "../updates/current";
 import * as f from "./fields";
 import { clientMemoryFields, liveMemory, shortMemory } from "./rows";
 
@@ -36,6 +37,7 @@ export async function listCore(ctx: DomainContext, q: z.output<typeof coreQuery>
         namespace: memories.namespace,
         created_at: memories.createdAt,
         ...clientMemoryFields,
+        ...replacementSelect(memories.id, ctx),
       })
       .from(memories)
       .where(where)

@@ -2,10 +2,11 @@ import { and, asc } from "drizzle-orm";
 import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
+import { replacementRecord, replacementSelect } from "../updates/current";
 import { type ExportedMemory, toCsv, toMarkdown } from "./export-format";
 import * as f from "./fields";
 import { filterConditions, memoryFilters } from "./list";
-import { type MemoryRecord, memoryColumns, toMemory } from "./rows";
+import { memoryColumns, toMemory } from "./rows";
 
 /** Upper bound per export response; page through larger stores with `offset`. */
 export const EXPORT_MAX = 10_000;
@@ -20,14 +21,28 @@ export const exportQuery = memoryFilters.extend({
 export async function exportMemories(ctx: DomainContext, q: z.output<typeof exportQuery>) {
   const format = q.format ?? "json";
   const rows = await ctx.db
-    .select({ ...memoryColumns, deletedAt: memories.deletedAt })
+    .select({
+      ...memoryColumns,
+      deletedAt: memories.deletedAt,
+      ...replacementSelect(memories.id, ctx),
+    })
     .from(memories)
-    .where(and(...filterConditions(ctx, q, q.include_deleted ? "unexpired" : "live")))
+    // An export is the whole history: replaced memories too, unless asked otherwise, each
+    // with its `supersedes`, so an import rebuilds the relations (routes/v1/import.ts).
+    .where(
+      and(
+        ...filterConditions(
+          ctx,
+          { ...q, include_superseded: q.include_superseded ?? true },
+          q.include_deleted ? "unexpired" : "live",
+        ),
+      ),
+    )
     .orderBy(asc(memories.createdAt), asc(memories.id))
     .limit(q.limit)
     .offset(q.offset);
-  const exported: ExportedMemory[] = rows.map((r) => ({
-    ...toMemory(r as MemoryRecord),
+  const exported: ExportedMemory[] = rows.map(({ supersedes, superseded_by, ...r }) => ({
+    ...toMemory({ ...r, ...replacementRecord({ supersedes, superseded_by }) }),
     ...(q.include_deleted ? { deleted_at: r.deletedAt ? r.deletedAt.toISOString() : null } : {}),
   }));
   const body =

@@ -21,6 +21,7 @@ export const LIMITS = {
   tagLength: 64,
   scope: 255,
   batch: 100,
+  supersedes: 10,
 } as const;
 
 /**
@@ -127,6 +128,21 @@ export const isoDate = z
   });
 
 export const futureDate = isoDate.refine((d) => d.getTime() > Date.now(), "must be in the future");
+
+/** Clocks of callers run a little ahead: a fact's time may be this far past the service's now. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** When a fact was said or became true: not in the future (a planned change is content). */
+export const pastDate = isoDate.refine(
+  (d) => d.getTime() <= Date.now() + CLOCK_SKEW_MS,
+  "must not be in the future",
+);
+
+/** The memories a new one replaces, by id (docs/knowledge-updates.md). */
+export const supersedesIds = z
+  .array(uuid)
+  .max(LIMITS.supersedes, `at most ${LIMITS.supersedes} ids`)
+  .transform((ids) => [...new Set(ids)]);
 
 /** Query-string booleans: `true`/`false` (and 1/0), nothing else. */
 export const queryBool = z

@@ -18,17 +18,10 @@ import type { DomainContext } from "../context";
 import { notFound } from "../errors";
 import { inputIssues } from "../lib/validate";
 import { grantedNamespace, type Scope } from "../sharing/scope";
+import { isCurrent } from "../updates/current";
 import * as f from "./fields";
 import { foldLiveCounts, liveTotalColumns, liveTotalOf } from "./live-count";
-import {
-  liveMemory,
-  type MemoryRecord,
-  memoryColumnList,
-  memoryColumns,
-  recordFromRow,
-  toMemory,
-  undeletedMemory,
-} from "./rows";
+import { liveMemory, memoryAnswerColumns, recordFromRow, toMemory, undeletedMemory } from "./rows";
 
 /**
  * `?metadata=` is JSON inside a query string, so the body's checks (middleware/body.ts) apply
@@ -63,6 +56,10 @@ export const memoryFilters = z.object({
   before: f.isoDate.optional(),
   until: f.isoDate.optional(),
   metadata: metadataFilter.optional(),
+  // Knowledge updates (docs/knowledge-updates.md): replaced memories too, and what was
+  // current at a time.
+  include_superseded: f.queryBool.optional(),
+  as_of: f.isoDate.optional(),
 });
 export type MemoryFilters = z.output<typeof memoryFilters>;
 
@@ -75,7 +72,9 @@ export type FilterBase = "live" | "unexpired" | "undeleted";
 
 /**
  * `after`/`since` and `before`/`until` bound `created_at` (inclusive), as ISO 8601 strings.
- * `tags` matches memories having any of the tags; `metadata` is JSON containment.
+ * `tags` matches memories having any of the tags; `metadata` is JSON containment. Only current
+ * memories pass (updates/current.ts) unless `include_superseded`; `as_of` asks what was
+ * current then. Sizing a scope (`undeleted`) counts every row.
  */
 export function filterConditions(scope: Scope, q: MemoryFilters, base: FilterBase = "live"): SQL[] {
   const owner = and(eq(memories.userId, scope.userId), grantedNamespace(scope));
@@ -86,6 +85,14 @@ export function filterConditions(scope: Scope, q: MemoryFilters, base: FilterBas
         ? (and(owner, or(isNull(memories.expiresAt), gt(memories.expiresAt, sql`now()`))) as SQL)
         : undeletedMemory(scope),
   ];
+  if (base !== "undeleted") {
+    conds.push(
+      isCurrent(memories.id, memories.occurredAt, {
+        includeSuperseded: q.include_superseded,
+        asOf: q.as_of,
+      }),
+    );
+  }
   if (q.namespace !== undefined) conds.push(eq(memories.namespace, q.namespace));
   if (q.session_id !== undefined) conds.push(eq(memories.sessionId, q.session_id));
   if (q.agent_id !== undefined) conds.push(eq(memories.agentId, q.agent_id));
@@ -139,9 +146,9 @@ export type ListQuery = z.output<typeof listQuery>;
  * would tell it how many memories the owner keeps where it may not look.
  */
 function matchingColumns(ctx: DomainContext, q: MemoryFilters, where: SQL | undefined): SQL {
-  const { namespace, ...others } = q;
+  const { namespace, include_superseded, ...others } = q;
   if (!ctx.grant && Object.values(others).every((v) => v === undefined)) {
-    return liveTotalColumns(ctx.userId, namespace);
+    return liveTotalColumns(ctx.userId, namespace, include_superseded === true);
   }
   return sql`(SELECT count(*) FROM ${memories} WHERE ${where})::int AS total, 0 AS pieces`;
 }
@@ -162,7 +169,7 @@ export async function listMemories(ctx: DomainContext, q: ListQuery) {
   const result = await ctx.db.execute<Record<string, unknown>>(sql`
     SELECT t.total, t.pieces, r.* FROM (SELECT ${matchingColumns(ctx, filters, where)}) t
     LEFT JOIN (
-      SELECT ${memoryColumnList()} FROM ${memories} WHERE ${where}
+      SELECT ${memoryAnswerColumns(ctx)} FROM ${memories} WHERE ${where}
       ORDER BY ${column} ${direction}, id ${direction}
       LIMIT ${limit} OFFSET ${offset}
     ) r ON true
@@ -172,13 +179,14 @@ export async function listMemories(ctx: DomainContext, q: ListQuery) {
   return { memories: page, total, limit, offset };
 }
 
+/** A live memory by id, current or replaced (updates/current.ts). */
 export async function getMemory(ctx: DomainContext, id: string) {
-  const [row] = await ctx.db
-    .select(memoryColumns)
-    .from(memories)
-    .where(and(eq(memories.id, id), liveMemory(ctx)));
+  const result = await ctx.db.execute<Record<string, unknown>>(sql`
+    SELECT ${memoryAnswerColumns(ctx)} FROM ${memories}
+    WHERE ${and(eq(memories.id, id), liveMemory(ctx))}`);
+  const row = result.rows[0];
   if (!row) throw notFound();
-  return toMemory(row as MemoryRecord);
+  return toMemory(recordFromRow(row));
 }
 
 /** Throws 404 unless the id is one of the caller's live memories. */

@@ -9,6 +9,9 @@ import { memories, memoryCounts } from "../../schema/tables";
 import type { DbOrTx } from "../db/client";
 import { undeletedMemory } from "./rows";
 
+const LIVE = (alias: string) =>
+  `${alias}.deleted_at IS NULL AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > now())`;
+
 /** A wallet's memory_counts rows are folded into one per namespace above this many. */
 const FOLD_ABOVE = 32;
 
@@ -28,16 +31,25 @@ export const countedLive = (userId: string, namespace?: string) =>
       ${namespace === undefined ? sql`` : sql`AND ${memoryCounts.namespace} = ${namespace}`}), 0)::int`;
 
 /**
- * `total` (the wallet's or namespace's live memories) and `pieces` (its memory_counts rows, up
- * to FOLD_ABOVE + 1) as two columns, for a statement that reads them beside other work.
+ * `total` (the wallet's or namespace's live memories, without the replaced ones unless
+ * `withReplaced`) and `pieces` (its memory_counts rows, up to FOLD_ABOVE + 1) as two columns,
+ * for a statement that reads them beside other work. The replaced ones are counted from the
+ * wallet's `supersedes` relations (relations_user_idx), not from its memories.
  */
-export function liveTotalColumns(userId: string, namespace?: string): SQL {
+export function liveTotalColumns(userId: string, namespace?: string, withReplaced = false): SQL {
   const inNamespace =
     namespace === undefined ? sql`` : sql`AND ${memories.namespace} = ${namespace}`;
+  const replaced = withReplaced
+    ? sql``
+    : sql`- (SELECT count(DISTINCT r.target_id) FROM relations r
+        JOIN memories t ON t.id = r.target_id JOIN memories s ON s.id = r.source_id
+        WHERE r.user_id = ${userId} AND r.relation_type = 'supersedes'
+          AND ${sql.raw(LIVE("t"))} AND ${sql.raw(LIVE("s"))}
+          ${namespace === undefined ? sql`` : sql`AND t.namespace = ${namespace}`})::int`;
   return sql`${countedLive(userId, namespace)}
       - (SELECT count(*) FROM ${memories}
         WHERE ${undeletedMemory({ userId })} AND ${memories.expiresAt} IS NOT NULL AND ${memories.expiresAt} <= now()
-          ${inNamespace})::int AS total,
+          ${inNamespace})::int ${replaced} AS total,
       (SELECT count(*) FROM (SELECT 1 FROM ${memoryCounts} WHERE ${memoryCounts.userId} = ${userId}
         LIMIT ${FOLD_ABOVE + 1}) s)::int AS pieces`;
 }

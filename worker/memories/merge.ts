@@ -43,6 +43,10 @@ export type Nearest = {
   expires_at: Date | string | null;
   updated_at: string;
   similarity: number;
+  /** For replacement detection (updates/plan.ts): the memory's scope and time. */
+  session_id: string | null;
+  agent_id: string | null;
+  occurred_at: string;
 };
 
 /** Embeds the drafts whose content joins two texts; returns the tokens it took. */

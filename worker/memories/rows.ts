@@ -5,6 +5,7 @@
 import { type AnyColumn, and, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 import { grantedNamespace, type Scope } from "../sharing/scope";
+import { replacementColumns, replacementOf, replacementRecord } from "../updates/current";
 
 /** Every public column; never the embedding or the tsvector (large, and internal). */
 export const memoryColumns = {
@@ -27,6 +28,7 @@ export const memoryColumns = {
   accessedAt: memories.accessedAt,
   accessCount: memories.accessCount,
   createdBy: memories.createdBy,
+  occurredAt: memories.occurredAt,
 };
 
 /**
@@ -62,6 +64,7 @@ export const clientMemoryFields = {
   agent_id: memories.agentId,
   expires_at: memories.expiresAt,
   created_by: memories.createdBy,
+  occurred_at: memories.occurredAt,
 };
 
 /**
@@ -81,9 +84,12 @@ export function shortMemory<
     session_id: string | null;
     agent_id: string | null;
     expires_at: Date | null;
+    occurred_at: Date;
+    supersedes: unknown;
+    superseded_by: unknown;
   },
 >(row: R) {
-  const { session_id, agent_id, expires_at, ...rest } = row;
+  const { session_id, agent_id, expires_at, supersedes: _s, superseded_by: _b, ...rest } = row;
   return {
     ...rest,
     importance: roundImportance(row.importance),
@@ -91,6 +97,8 @@ export function shortMemory<
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     accessed_at: row.accessed_at.toISOString(),
+    occurred_at: row.occurred_at.toISOString(),
+    ...replacementOf(row),
     ...(session_id === null ? {} : { session_id }),
     ...(agent_id === null ? {} : { agent_id }),
     ...(expires_at === null ? {} : { expires_at: expires_at.toISOString() }),
@@ -118,6 +126,11 @@ export interface MemoryRecord {
   accessCount: number;
   /** The wallet that stored it (the owner's, or a grantee's). */
   createdBy: string;
+  /** When the fact was said or became true. */
+  occurredAt: Date;
+  /** The memories it replaces, and the one replacing it (updates/current.ts). */
+  supersedes: string[];
+  supersededBy: string | null;
 }
 
 /**
@@ -133,9 +146,20 @@ export function memoryColumnList(alias?: string): SQL {
   );
 }
 
-/** A row of memoryColumnList, as drizzle would have mapped it (names and dates). */
+/**
+ * memoryColumnList with the replacement fields (updates/current.ts) of the scope: what a
+ * statement selects to answer with whole memories.
+ */
+export function memoryAnswerColumns(scope: Scope, alias?: string): SQL {
+  return sql`${memoryColumnList(alias)}, ${replacementColumns(sql.raw(`${alias ?? "memories"}.id`), scope)}`;
+}
+
+/**
+ * A row of memoryColumnList, as drizzle would have mapped it (names and dates), with its
+ * replacement fields when it has them (memoryAnswerColumns), else none.
+ */
 export function recordFromRow(row: Record<string, unknown>): MemoryRecord {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = replacementRecord(row);
   for (const [key, column] of Object.entries(memoryColumns)) {
     const value = row[column.name];
     out[key] =
@@ -202,6 +226,9 @@ export function toMemory(row: MemoryRecord) {
     accessed_at: iso(row.accessedAt),
     access_count: row.accessCount,
     created_by: row.createdBy,
+    occurred_at: iso(row.occurredAt),
+    supersedes: row.supersedes,
+    superseded_by: row.supersededBy,
   };
 }
 
@@ -221,6 +248,9 @@ export interface RawMemoryRow {
   created_at: Date | string;
   access_count: number;
   created_by: string;
+  occurred_at: Date | string;
+  supersedes?: unknown;
+  superseded_by?: unknown;
 }
 
 /** The fields recall and suggested both answer with, from a raw SQL row. */
@@ -237,6 +267,8 @@ export function rawMemory(row: RawMemoryRow) {
     created_at: new Date(row.created_at).toISOString(),
     access_count: Number(row.access_count),
     created_by: row.created_by,
+    occurred_at: new Date(row.occurred_at).toISOString(),
+    ...replacementOf(row),
   };
 }
 

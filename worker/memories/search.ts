@@ -6,6 +6,7 @@ import { and, arrayOverlaps, eq, gte, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
+import { isCurrent, replacementSelect } from "../updates/current";
 import * as f from "./fields";
 import { clientMemoryFields, liveMemory, shortMemory, summaryColumns } from "./rows";
 import { inShard } from "./shard";
@@ -19,6 +20,8 @@ export const searchInput = z.object({
   session_id: f.scope.optional(),
   agent_id: f.scope.optional(),
   after: f.isoDate.optional(),
+  /** Replaced memories too (docs/knowledge-updates.md); current ones only by default. */
+  include_superseded: z.boolean().optional(),
 });
 export type SearchInput = z.output<typeof searchInput>;
 
@@ -34,6 +37,7 @@ export const searchQueryString = z
     session_id: z.string().optional(),
     agent_id: z.string().optional(),
     after: z.string().optional(),
+    include_superseded: f.queryBool.optional(),
     // A grantee's owner (docs/sharing.md): read by the middleware, declared as on every
     // route a grantee may call.
     owner: z.string().optional(),
@@ -51,6 +55,7 @@ export async function searchMemories(ctx: DomainContext, input: SearchInput) {
   const tsq = sql`websearch_to_tsquery('english', ${input.query})`;
   const conds: SQL[] = [
     liveMemory(ctx),
+    isCurrent(memories.id, memories.occurredAt, { includeSuperseded: input.include_superseded }),
     // The wallet's shard names its partial GIN index (shard.ts).
     inShard(ctx.userId),
     sql`${memories.search} @@ ${tsq}`,
@@ -67,6 +72,7 @@ export async function searchMemories(ctx: DomainContext, input: SearchInput) {
     .select({
       ...summaryColumns,
       ...clientMemoryFields,
+      ...replacementSelect(memories.id, ctx),
       total: sql<number>`count(*) OVER ()`.mapWith(Number),
     })
     .from(memories)

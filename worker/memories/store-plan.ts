@@ -30,7 +30,8 @@ function dot(a: number[], b: number[]): number {
 /**
  * Plans a batch in order: each item merges into the most similar memory at DEDUP_THRESHOLD or
  * above whose text the merge rule accepts (its nearest stored memory, or a draft of this
- * batch), else becomes a new memory. `nearest` holds each item's nearest stored memory (by `i`).
+ * batch), else becomes a new memory. `nearest` holds each item's nearest stored memories (by
+ * `i`), best first: the first is the one to merge into.
  */
 export function planStore(
   inputs: NewMemory[],
@@ -38,7 +39,8 @@ export function planStore(
   hashes: string[],
   nearest: Nearest[],
 ): StorePlan {
-  const nearestOf = new Map(nearest.map((r) => [Number(r.i), r]));
+  const nearestOf = new Map<number, Nearest>();
+  for (const r of nearest) if (!nearestOf.has(Number(r.i))) nearestOf.set(Number(r.i), r);
   const drafts = new Map<string, Draft>();
   const items: StoredItem[] = [];
   for (const [i, input] of inputs.entries()) {

@@ -1,6 +1,7 @@
 /**
  * A store's writes as one statement (store.ts): the namespaces' version claim, the merge
- * targets' locks, the new rows, the merged rows and the stored memories read back, in one
+ * targets' locks, the new rows, the merged rows, the `supersedes` relations (updates/plan.ts)
+ * and the stored memories read back, in one
  * round trip and one implicit transaction, so it is all or nothing by itself.
  *
  * It writes only if every merge target is still live at the version the probe read (its
@@ -10,15 +11,19 @@
  * holds the namespaces (lockNamespaces) in its transaction.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { memories } from "../../schema/tables";
+import { memories, relations } from "../../schema/tables";
 import { vectorLiteral } from "../../schema/vector-literal";
+import type { Scope } from "../sharing/scope";
+import type { Supersession } from "../updates/plan";
 import { insertStatement } from "./insert";
 import type { Draft } from "./merge";
 import { claimVersions, type Versions } from "./namespace-version";
-import { isLive, type MemoryRecord, memoryColumnList, recordFromRow } from "./rows";
+import { isLive, type MemoryRecord, memoryAnswerColumns, recordFromRow } from "./rows";
 
 export interface StoreWrite {
   userId: string;
+  /** Whose memories, through which grant: what the answer's replacement fields may name. */
+  scope: Scope;
   /** The writer's wallet, lower-case (a grantee's, when it writes through a grant). */
   createdBy: string;
   /** The write-grant condition of a grantee's store (sharing/scope.ts); absent: the owner's. */
@@ -26,6 +31,8 @@ export interface StoreWrite {
   model: string;
   /** Every draft of the plan (store-plan.ts): new ones are inserted, dirty ones updated. */
   drafts: Draft[];
+  /** `supersedes` relations to make (updates/plan.ts), between the wallet's memories. */
+  supersessions: Supersession[];
   /** Ids to read back unchanged (merged into without a change: immutable memories). */
   unchanged: string[];
   /** Return every public column (store and batch store answer with them), else ids. */
@@ -47,7 +54,7 @@ export function storeWriteStatement(w: StoreWrite): SQL {
   const created = w.drafts.filter((d) => d.isNew);
   const merged = w.drafts.filter((d) => !d.isNew && d.dirty);
   const returning = (alias?: string) =>
-    w.withMemories ? memoryColumnList(alias) : sql.raw(`${alias ? `${alias}.` : ""}id`);
+    w.withMemories ? memoryAnswerColumns(w.scope, alias) : sql.raw(`${alias ? `${alias}.` : ""}id`);
   const namespaces = w.drafts.map((d) => d.namespace);
   // The claim comes first (`go` reads it before the targets), so the version rows are locked
   // before any memory row, in every store (no lock-order deadlock between two stores).
@@ -85,6 +92,7 @@ export function storeWriteStatement(w: StoreWrite): SQL {
             pinned: d.pinned,
             immutable: d.immutable,
             expiresAt: d.expiresAt,
+            occurredAt: d.input?.occurredAt ?? null,
             vector: d.vector,
             hash: d.hash,
           })),
@@ -116,6 +124,20 @@ export function storeWriteStatement(w: StoreWrite): SQL {
         WHERE m.id = d.id AND m.user_id = ${w.userId} AND ${go}
         RETURNING ${returning("m")}`
       : sql`SELECT ${returning("m")} FROM ${memories} m WHERE false`;
+  // Each end is the wallet's: a new row of this statement, or one the probe found (a named
+  // one checked as writable, a noticed one current). A relation already there stays as it was.
+  const related =
+    w.supersessions.length > 0
+      ? sql`INSERT INTO ${relations} (user_id, source_id, target_id, relation_type, metadata)
+        SELECT ${w.userId}::uuid, r.source_id, r.target_id, 'supersedes', r.metadata
+        FROM unnest(${sql.param(w.supersessions.map((r) => r.sourceId))}::uuid[],
+          ${sql.param(w.supersessions.map((r) => r.targetId))}::uuid[],
+          ${sql.param(w.supersessions.map((r) => JSON.stringify(r.metadata)))}::jsonb[])
+          AS r(source_id, target_id, metadata)
+        WHERE ${go}
+        ON CONFLICT (source_id, target_id, relation_type) DO NOTHING
+        RETURNING id`
+      : sql`SELECT NULL::uuid AS id WHERE false`;
   const kept =
     w.unchanged.length > 0
       ? sql`SELECT ${returning("m")} FROM ${memories} m
@@ -126,6 +148,7 @@ export function storeWriteStatement(w: StoreWrite): SQL {
     go AS MATERIALIZED (SELECT ${claimed} AND ${targets} AND ${w.granted ?? sql`true`} AS ok),
     ins AS (${insert}),
     upd AS (${update}),
+    rel AS (${related}),
     kept AS (${kept})
     SELECT go.ok, r.* FROM go LEFT JOIN (
       SELECT * FROM ins UNION ALL SELECT * FROM upd UNION ALL SELECT * FROM kept

@@ -33,22 +33,27 @@
  * namespace between two of them fails the claim as it would between probe and write.
  */
 import { type SQL, sql } from "drizzle-orm";
+import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import type { DbOrTx } from "../db/client";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import { OWNER_ONLY, ownerOnlyRefusal } from "../sharing/owner-only";
 import { grantedNamespaces, permissionsOf } from "../sharing/scope";
 import { assertWritable, type Permissions, refuseUnwritable } from "../sharing/write-check";
+import { isCurrent } from "../updates/current";
+import { UPDATE_CANDIDATES, UPDATE_MIN_SIMILARITY } from "../updates/detect";
+import { planReplacements, type Supersession, type UpdateJudge } from "../updates/plan";
 import { GRAPH_MIN, indexBacklog } from "./ann";
 import { foldLiveCounts } from "./live-count";
 import { embedJoined, type Nearest } from "./merge";
 import { lockNamespaces, readVersions, type Versions } from "./namespace-version";
 import { nearestStatement, probesOf } from "./nearest";
-import { type MemoryJson, type MemoryRecord, toMemory } from "./rows";
+import { liveMemory, type MemoryJson, type MemoryRecord, toMemory } from "./rows";
 import type { NewMemory } from "./store-input";
 import { DEDUP_THRESHOLD, planStore, type StoredItem } from "./store-plan";
 import { storeWriteResult, storeWriteStatement } from "./store-write";
+import { writeRefusalOf } from "./write-refusal";
 
 export { DEDUP_THRESHOLD, type StoredItem } from "./store-plan";
 
@@ -70,6 +75,8 @@ export interface StoreResult {
   tokensUsed: number;
   /** Each item's memory as the write left it, in item order; empty unless `withMemories`. */
   memories: MemoryJson[];
+  /** The `supersedes` relations the store made, said or noticed. */
+  supersessions: Supersession[];
 }
 
 export interface StoreOptions {
@@ -78,6 +85,11 @@ export interface StoreOptions {
    * Off for extract, ingest and import, which answer with ids only.
    */
   withMemories?: boolean;
+  /**
+   * Who decides whether a new memory replaces a neighbour: the rules by default; ingest and
+   * extract pass their language model's judgement (updates/plan.ts).
+   */
+  judge?: UpdateJudge;
 }
 
 interface Batch {
@@ -85,6 +97,11 @@ interface Batch {
   vectors: number[][];
   hashes: string[];
   withMemories: boolean;
+  /** Ids named in the items' `supersedes` that are not another item's `ref` (import). */
+  named: string[];
+  /** The time of storing, for items without `occurred_at`. */
+  now: number;
+  judge?: UpdateJudge;
 }
 
 /**
@@ -110,13 +127,25 @@ export async function storeMemories(
     ctx,
     inputs.map((m) => m.namespace),
   );
+  const refs = new Set(inputs.flatMap((m) => (m.ref ? [m.ref] : [])));
+  const named = [...new Set(inputs.flatMap((m) => m.supersedes.filter((id) => !refs.has(id))))];
+  // Nor a store naming a memory it may not replace (one statement, only when it names one).
+  if (named.length > 0) await assertReplaceable(ctx, named);
   const embed = () => ctx.embedder.embed(inputs.map((m) => m.content));
   const { vectors, tokens } = await (ctx.timings?.measure("embed", embed) ?? embed());
   if (vectors.length !== inputs.length) {
     throw new ApiError("INTERNAL_ERROR", "Embedding count mismatch");
   }
   const hashes = await Promise.all(inputs.map((m) => sha256Hex(m.content)));
-  const batch: Batch = { inputs, vectors, hashes, withMemories: options.withMemories ?? false };
+  const batch: Batch = {
+    inputs,
+    vectors,
+    hashes,
+    withMemories: options.withMemories ?? false,
+    named,
+    now: Date.now(),
+    ...(options.judge ? { judge: options.judge } : {}),
+  };
 
   const locked = () =>
     ctx.db.transaction(async (tx) => {
@@ -143,7 +172,7 @@ export async function storeMemories(
     outcome = await locked();
     extraTokens += outcome.tokens;
   }
-  const { items, rows } = outcome;
+  const { items, rows, supersessions } = outcome;
   // New rows are outside the HNSW index: the indexer takes them after the response, if the
   // wallet is large enough to be searched through it (ann.ts).
   if (items.some((item) => !item.deduplicated)) {
@@ -153,20 +182,54 @@ export async function storeMemories(
     // Each store appends a row of change to memory_counts: fold them when they pile up.
     ctx.afterwards(`counts:${ctx.userId}`, (db) => foldLiveCounts(db, ctx.userId));
   }
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const byId = new Map(rows.map((r) => [r.id, withSupersessions(r, supersessions)]));
   const memories = batch.withMemories
     ? items.flatMap((o) => {
         const row = byId.get(o.id);
         return row ? [toMemory(row)] : [];
       })
     : [];
-  return { items, tokensUsed: tokens + extraTokens, memories };
+  return { items, tokensUsed: tokens + extraTokens, memories, supersessions };
+}
+
+/** Throws unless every id is a live memory the caller may write (unreplaceable's error). */
+async function assertReplaceable(ctx: DomainContext, named: string[]): Promise<void> {
+  const found = await ctx.db.execute<{ id: string }>(
+    sql`SELECT ${memories.id} AS id FROM ${memories}
+      WHERE ${memories.id} = ANY(${sql.param(named)}::uuid[]) AND ${liveMemory(ctx)}`,
+  );
+  const ids = new Set(found.rows.map((r) => r.id));
+  const missing = named.find((id) => !ids.has(id));
+  if (missing) throw await unreplaceable(ctx, missing);
+}
+
+/**
+ * Why a memory named in `supersedes` cannot be replaced: through a read-only grant, 403;
+ * else the 404 of any missing memory, whether or not it is another wallet's.
+ */
+async function unreplaceable(ctx: DomainContext, id: string): Promise<ApiError> {
+  const refusal = ctx.grant ? await writeRefusalOf(ctx, id) : undefined;
+  return refusal?.code === "FORBIDDEN" ? refusal : notFound(`Memory ${id} named in supersedes`);
+}
+
+/**
+ * A written row's replacement fields with this store's own relations: the write statement
+ * reads the ones before it (its snapshot does not see what it inserts).
+ */
+function withSupersessions(row: MemoryRecord, made: Supersession[]): MemoryRecord {
+  const supersedes = [...(row.supersedes ?? [])];
+  for (const s of made) {
+    if (s.sourceId === row.id && !supersedes.includes(s.targetId)) supersedes.push(s.targetId);
+  }
+  const by = made.find((s) => s.targetId === row.id)?.sourceId ?? row.supersededBy;
+  return { ...row, supersedes, supersededBy: by };
 }
 
 interface Attempt {
   written: boolean;
   items: StoredItem[];
   rows: MemoryRecord[];
+  supersessions: Supersession[];
   /** Embedding tokens of joined texts. */
   tokens: number;
 }
@@ -178,12 +241,14 @@ interface Attempt {
 async function attempt(
   ctx: DomainContext,
   db: DbOrTx,
-  { inputs, vectors, hashes, withMemories }: Batch,
+  { inputs, vectors, hashes, withMemories, named, now, judge }: Batch,
   optimistic: boolean,
 ): Promise<Attempt> {
-  const probe = () => probeAll(ctx, db, inputs, vectors, hashes);
-  const { nearest, versions, permissions } = await (ctx.timings?.measure("dedup", probe) ??
-    probe());
+  const probe = () => probeAll(ctx, db, inputs, vectors, hashes, named);
+  const { nearest, versions, permissions, writable } = await (ctx.timings?.measure(
+    "dedup",
+    probe,
+  ) ?? probe());
   // Checked again here: a grant revoked since the check before the embedding, and found by
   // the write statement's own check, ends here on the next attempt.
   if (permissions) {
@@ -192,25 +257,46 @@ async function attempt(
       inputs.map((m) => m.namespace),
     );
   }
+  // Every id a `supersedes` names must be a live memory the caller may write: else the 404 of
+  // any missing memory, whether or not it is another wallet's.
+  const heads = new Map(writable.map((w) => [w.named, w]));
+  const missing = named.find((id) => !heads.has(id));
+  if (missing) throw await unreplaceable(ctx, missing);
   const plan = planStore(inputs, vectors, hashes, nearest);
   const drafts = [...plan.drafts.values()];
+  // An import's items name each other by the ids they were exported with.
+  const byRef = new Map(
+    inputs.flatMap((m, i) => (m.ref && plan.items[i] ? [[m.ref, plan.items[i].id] as const] : [])),
+  );
+  const supersessions = await planReplacements({
+    inputs,
+    vectors,
+    items: plan.items,
+    drafts: plan.drafts,
+    nearest,
+    said: inputs.map((m) => m.supersedes.map((id) => byRef.get(id) ?? heads.get(id)?.id ?? id)),
+    now,
+    ...(judge ? { judge } : {}),
+  });
   const tokens = await embedJoined(ctx, drafts);
   const unchanged = withMemories ? drafts.filter((d) => !d.isNew && !d.dirty).map((d) => d.id) : [];
   const writing = performance.now();
   const result = await db.execute<Record<string, unknown>>(
     storeWriteStatement({
       userId: ctx.userId,
+      scope: ctx,
       createdBy: ctx.wallet.toLowerCase(),
       ...(ctx.grant
         ? {
-            granted: grantedNamespaces(
-              ctx,
-              inputs.map((m) => m.namespace),
-            ),
+            granted: grantedNamespaces(ctx, [
+              ...inputs.map((m) => m.namespace),
+              ...writable.map((w) => w.namespace),
+            ]),
           }
         : {}),
       model: ctx.embedder.model,
       drafts,
+      supersessions,
       unchanged,
       withMemories,
       ...(optimistic ? { seen: versions } : {}),
@@ -218,7 +304,7 @@ async function attempt(
   );
   ctx.timings?.add("write", performance.now() - writing);
   const { ok, rows } = storeWriteResult(result.rows, withMemories);
-  return { written: ok, items: plan.items, rows, tokens };
+  return { written: ok, items: plan.items, rows, tokens, supersessions };
 }
 
 /**
@@ -231,34 +317,78 @@ async function probeAll(
   inputs: NewMemory[],
   vectors: number[][],
   hashes: string[],
-): Promise<{ nearest: Nearest[]; versions: Versions; permissions?: Permissions }> {
+  named: string[],
+): Promise<{
+  nearest: Nearest[];
+  versions: Versions;
+  permissions?: Permissions;
+  writable: Writable[];
+}> {
   const namespaces = inputs.map((m) => m.namespace);
+  const detecting = inputs.some((m) => m.detectUpdates);
   const chunk = ctx.config.DATABASE_SERIAL === "on" ? SERIAL_PROBE_CHUNK : inputs.length;
   const nearest: Nearest[] = [];
   let versions: Versions | undefined;
   let permissions: Permissions | undefined;
+  let writable: Writable[] | undefined;
   for (let from = 0; from < inputs.length; from += chunk) {
     const to = from + chunk;
     const found = await db.execute<{
       nearest: Nearest[];
       versions: Versions;
       permissions?: Permissions;
+      writable?: Writable[];
     }>(
-      probeStatement(
-        ctx,
-        namespaces,
-        from,
-        namespaces.slice(from, to),
-        vectors.slice(from, to),
-        hashes.slice(from, to),
-      ),
+      probeStatement(ctx, {
+        batchNamespaces: namespaces,
+        first: from,
+        namespaces: namespaces.slice(from, to),
+        vectors: vectors.slice(from, to),
+        hashes: hashes.slice(from, to),
+        detecting,
+        // The first statement checks the named ids, beside the versions.
+        named: from === 0 ? named : [],
+      }),
     );
     const row = found.rows[0];
     nearest.push(...(row?.nearest ?? []));
     versions ??= row?.versions ?? {};
     permissions ??= row?.permissions;
+    writable ??= row?.writable ?? [];
   }
-  return { nearest, versions: versions ?? {}, ...(permissions ? { permissions } : {}) };
+  return {
+    nearest,
+    versions: versions ?? {},
+    ...(permissions ? { permissions } : {}),
+    writable: writable ?? [],
+  };
+}
+
+/**
+ * A memory named in `supersedes` that the caller may write (`named`), and the current version
+ * of it that the new memory replaces (`id`, the named one unless it is replaced already).
+ */
+interface Writable {
+  named: string;
+  id: string;
+  namespace: string;
+}
+
+/** Links followed from a named memory to its current version (a bound, in case of a cycle). */
+const MAX_CHAIN = 32;
+
+interface Probe {
+  /** Every namespace of the batch: their versions are read. */
+  batchNamespaces: string[];
+  /** The number of the first item probed here. */
+  first: number;
+  namespaces: string[];
+  vectors: number[][];
+  hashes: string[];
+  /** Some item detects replacements: its nearest few are wanted, not just a duplicate. */
+  detecting: boolean;
+  /** Ids named in `supersedes`, to check. */
+  named: string[];
 }
 
 /**
@@ -268,11 +398,7 @@ async function probeAll(
  */
 function probeStatement(
   ctx: DomainContext,
-  batchNamespaces: string[],
-  first: number,
-  namespaces: string[],
-  vectors: number[][],
-  hashes: string[],
+  { batchNamespaces, first, namespaces, vectors, hashes, detecting, named }: Probe,
 ): SQL {
   // The depth is set by the probes' own relation, before any HNSW scan starts (ann.ts,
   // annQueryVector, says how), and ends with the statement's transaction.
@@ -283,14 +409,46 @@ function probeStatement(
     model: ctx.embedder.model,
     probes,
     sameText: true,
-    k: 1,
-    minSimilarity: DEDUP_THRESHOLD,
+    // With detection, the nearest few current memories: the first to merge into, and all
+    // of them to judge as replacements (updates/plan.ts). Replaced memories are history:
+    // nothing merges into them or replaces them again.
+    k: detecting ? UPDATE_CANDIDATES : 1,
+    minSimilarity: detecting ? UPDATE_MIN_SIMILARITY : DEDUP_THRESHOLD,
+    where: isCurrent(memories.id, memories.occurredAt),
     columns: sql`m.id, m.content, m.tags, m.importance, m.metadata, m.pinned, m.immutable,
-      m.expires_at, m.updated_at::text AS updated_at`,
+      m.expires_at, m.updated_at::text AS updated_at, m.session_id, m.agent_id,
+      m.occurred_at`,
   });
   const { grant } = ctx;
+  // Each named id's current version: the memory itself, or the latest of the live chain that
+  // replaced it (a new fact replaces what is current, so two stores naming one memory leave
+  // one chain). Its last link must be a live memory the caller may write.
+  const writable =
+    named.length > 0
+      ? sql`, (WITH RECURSIVE chain(named, id, depth) AS (
+            SELECT n, n, 0 FROM unnest(${sql.param(named)}::uuid[]) AS n
+            UNION ALL
+            SELECT c.named, r.source_id, c.depth + 1 FROM chain c
+            JOIN relations r ON r.target_id = c.id AND r.relation_type = 'supersedes'
+            JOIN memories s ON s.id = r.source_id
+              AND s.deleted_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())
+            WHERE c.depth < ${MAX_CHAIN}
+          )
+          SELECT coalesce(json_agg(json_build_object('named', h.named, 'id', h.id,
+            'namespace', h.namespace)), '[]')
+          FROM (
+            SELECT DISTINCT ON (c.named) c.named, ${memories.id} AS id, ${memories.namespace} AS namespace
+            FROM chain c JOIN ${memories} ON ${memories.id} = c.id
+            WHERE ${liveMemory(ctx)}
+            ORDER BY c.named, c.depth DESC, ${memories.occurredAt} DESC, ${memories.id}
+          ) h
+          -- The named memory itself must be the caller's to write, not only its version.
+          WHERE EXISTS (SELECT 1 FROM ${memories} WHERE ${memories.id} = h.named AND ${liveMemory(ctx)})
+        ) AS writable`
+      : sql``;
   return sql`SELECT
     (SELECT coalesce(json_agg(n), '[]') FROM (${nearest}) n) AS nearest,
     ${readVersions(ctx.userId, batchNamespaces)} AS versions
-    ${grant ? sql`, ${permissionsOf({ userId: ctx.userId, grant }, batchNamespaces)} AS permissions` : sql``}`;
+    ${grant ? sql`, ${permissionsOf({ userId: ctx.userId, grant }, batchNamespaces)} AS permissions` : sql``}
+    ${writable}`;
 }

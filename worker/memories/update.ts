@@ -19,6 +19,7 @@ import { ApiError, immutableConflict } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import { OWNER_ONLY, ownerOnlyRefusal } from "../sharing/owner-only";
 import { grantedNamespace } from "../sharing/scope";
+import { replacementColumns } from "../updates/current";
 import * as f from "./fields";
 import { liveMemory, type MemoryJson, memoryColumns, recordFromRow, toMemory } from "./rows";
 import { refusedWrite, writeRefusalOf, writeRefusalsOf } from "./write-refusal";
@@ -174,7 +175,9 @@ async function writeUpdate(
         ${ctx.wallet.toLowerCase()}::text
       FROM upd
     )
-    SELECT (SELECT immutable FROM cur) AS locked, upd.* FROM (SELECT 1) one LEFT JOIN upd ON true`);
+    SELECT (SELECT immutable FROM cur) AS locked, upd.*,
+      ${replacementColumns(sql.raw("upd.id"), ctx)}
+    FROM (SELECT 1) one LEFT JOIN upd ON true`);
   const row = result.rows[0];
   if (row?.locked === true) throw immutableConflict();
   if (!row?.id) throw await refusedWrite(ctx, id, patch.namespace);

@@ -17,6 +17,7 @@ import type { GrantUse } from "../context";
 import { EXACT_SCAN_MAX, efSearchCap, scopeSize } from "../memories/ann";
 import { countedLive } from "../memories/live-count";
 import { grantedNamespace } from "../sharing/scope";
+import { replacementColumns } from "../updates/current";
 import { approximateCandidates, keywordCandidateQuery, keywordLexemes } from "./approximate";
 import { scoreSql } from "./scoring";
 
@@ -38,6 +39,8 @@ export type CandidateRow = ScopeSizes & {
   pinned: boolean;
   access_count: number;
   created_at: Date | string;
+  /** When the fact occurred: recency counts from it (docs/knowledge-updates.md). */
+  occurred_at: Date | string;
   accessed_at: Date | string;
   vector_sim: number | string | null;
   keyword: number | string | null;
@@ -55,6 +58,8 @@ export type CandidateRow = ScopeSizes & {
   agent_id: string | null;
   immutable: boolean;
   created_by: string;
+  supersedes: unknown;
+  superseded_by: unknown;
 };
 
 /** Rows ranked beyond the requested limit, so the exact re-sort in scoreMemory has slack. */
@@ -129,7 +134,7 @@ export function recallStatement({
       pinned: col("pinned"),
       accessCount: col("access_count"),
       relationCount: col("relation_count"),
-      createdAt: col("created_at"),
+      createdAt: col("occurred_at"),
       accessedAt: col("accessed_at"),
     },
     now,
@@ -184,7 +189,7 @@ export function recallStatement({
     c0 AS MATERIALIZED (
       SELECT m.id, x.q, m.importance::text::float8 AS importance, -- real → the value JS reads
         m.memory_type, m.pinned, m.access_count,
-        m.created_at, m.accessed_at, x.vector_sim,
+        m.created_at, m.occurred_at, m.accessed_at, x.vector_sim,
         m.embedding_model = ${model} AS same_model, x.hits
       FROM (${
         exact
@@ -267,7 +272,8 @@ export function recallStatement({
     SELECT size.n AS scope_n, size.wallet AS scope_wallet, size.cap AS scope_cap, r.*
     FROM size LEFT JOIN (
       SELECT top.*, m.content, m.metadata, m.tags, m.namespace, m.session_id, m.agent_id,
-        m.immutable, m.created_by
+        m.immutable, m.created_by,
+        ${replacementColumns(sql.raw("m.id"), { userId, ...(grant ? { grant } : {}) })}
       FROM top JOIN memories m ON m.id = top.id
     ) r ON true`;
 }

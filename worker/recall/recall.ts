@@ -131,7 +131,8 @@ export async function rankMemories(
           pinned: row.pinned,
           accessCount: Number(row.access_count),
           relationCount: Number(row.relation_count),
-          createdAt: new Date(row.created_at),
+          // Recency counts from when the fact occurred (the time of storing by default).
+          createdAt: new Date(row.occurred_at),
           accessedAt: new Date(row.accessed_at),
         },
         now,

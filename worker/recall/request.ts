@@ -23,6 +23,10 @@ export const recallInput = z.object({
     .optional(),
   since: f.isoDate.optional(),
   until: f.isoDate.optional(),
+  /** Replaced memories too, marked by `superseded_by` (docs/knowledge-updates.md). */
+  include_superseded: z.boolean().optional(),
+  /** What was current at this time: memories that had occurred by then, not yet replaced. */
+  as_of: f.isoDate.optional(),
 });
 export type RecallInput = z.output<typeof recallInput>;
 
@@ -37,5 +41,7 @@ export function recallFilters(input: RecallInput): MemoryFilters {
     memory_type: input.filters?.memory_type,
     pinned: input.filters?.pinned,
     metadata: input.filters?.metadata,
+    include_superseded: input.include_superseded,
+    as_of: input.as_of,
   };
 }

@@ -10,6 +10,8 @@
  *                     idf = ln(1 + (N - df + 0.5)/(df + 0.5)) over the N memories scored (the
  *                     scope when it is exact, else the candidates)                (rule 3)
  *   recency         = exp(-age_days / 30), age since created_at                   (rule 3)
+ *                     (since occurred_at: when the fact occurred, created_at unless the
+ *                     store said otherwise; docs/knowledge-updates.md)
  *   effective_importance = 0.5 + 0.5·importance: importance scales a memory between
  *                     half and full weight, so an importance-0 memory is damped, never erased
  *   context_importance   = effective · relevance⁵, relevance = 0.45·vector' + 0.55·keyword:

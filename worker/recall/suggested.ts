@@ -14,11 +14,13 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import * as f from "../memories/fields";
 import { filterConditions } from "../memories/list";
 import { rawMemory } from "../memories/rows";
 import { grantedNamespace } from "../sharing/scope";
+import { replacementColumns } from "../updates/current";
 import { HALF_LIFE_DAYS } from "./scoring";
 
 export const CATEGORIES = ["stale", "fresh", "hot", "decaying"] as const;
@@ -51,6 +53,9 @@ type Row = {
   agent_id: string | null;
   created_by: string;
   created_at: Date | string;
+  occurred_at: Date | string;
+  supersedes: unknown;
+  superseded_by: unknown;
   accessed_at: Date | string;
   access_count: number;
   relation_count: number | string;
@@ -76,7 +81,8 @@ export async function suggest(ctx: DomainContext, q: z.output<typeof suggestedQu
   const base = sql`
     WITH m AS (
       SELECT id, content, metadata, tags, importance, memory_type, namespace, session_id, agent_id,
-        created_at, accessed_at, access_count, pinned, created_by,
+        created_at, occurred_at, accessed_at, access_count, pinned, created_by,
+        ${replacementColumns(memories.id, ctx)},
         extract(epoch FROM now() - accessed_at) / 86400.0 AS idle_days,
         extract(epoch FROM now() - created_at) / 86400.0 AS age_days,
         -- A grantee's count: relations whose other end it may read, as a FILTER (candidates.ts).

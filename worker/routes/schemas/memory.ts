@@ -18,6 +18,21 @@ export const CreatedBy = z.string().openapi({
   example: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
 });
 
+/** Knowledge updates (docs/knowledge-updates.md): when, and what replaces what. */
+export const Replacement = {
+  occurred_at: Timestamp.openapi({
+    description:
+      "When the fact was said or became true (the store's `occurred_at`, else when it was stored). Recency and the order of replacements use it",
+  }),
+  supersedes: z.array(Uuid).openapi({
+    description: "Ids of the memories this one replaces (its `supersedes` relations)",
+  }),
+  superseded_by: Uuid.nullable().openapi({
+    description:
+      "The live memory that replaces this one, or null when it is current. A replaced memory is history: reads answer with current memories unless `include_superseded`",
+  }),
+};
+
 /** The full memory object (GET /v1/memories/:id, list, PATCH, store's `memory`). */
 export const Memory = z
   .object({
@@ -45,6 +60,7 @@ export const Memory = z
     accessed_at: Timestamp,
     access_count: z.number().int(),
     created_by: CreatedBy,
+    ...Replacement,
   })
   .openapi("Memory");
 
@@ -70,6 +86,9 @@ export const ShortMemory = Memory.pick({
   pinned: true,
   immutable: true,
   created_by: true,
+  occurred_at: true,
+  supersedes: true,
+  superseded_by: true,
 }).extend({
   session_id: z.string().optional().openapi({ description: "Only when set" }),
   agent_id: z.string().optional().openapi({ description: "Only when set" }),

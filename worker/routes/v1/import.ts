@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { storeMemories } from "../../memories/store";
-import { storeInput } from "../../memories/store-input";
+import { importItem } from "../../memories/store-input";
 import { domain } from "../../middleware/app-env";
 import { json, operation } from "../operation";
 import { Uuid } from "../schemas/memory";
@@ -14,7 +14,7 @@ export const IMPORT_MAX = 1000;
 const PER_CALL = 100;
 const importInput = z.object({
   memories: z
-    .array(storeInput)
+    .array(importItem)
     .min(1, "at least 1 memory")
     .max(IMPORT_MAX, `at most ${IMPORT_MAX} memories`),
 });

@@ -5,7 +5,14 @@ import { recordAccess } from "../../recall/access";
 import { recall } from "../../recall/recall";
 import { recallInput } from "../../recall/request";
 import { json, operation } from "../operation";
-import { CreatedBy, MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";
+import {
+  CreatedBy,
+  MemoryTypeName,
+  Metadata,
+  Replacement,
+  Timestamp,
+  Uuid,
+} from "../schemas/memory";
 import { RelationTypeName } from "../schemas/relation";
 
 const Signals = z.object({
@@ -34,6 +41,7 @@ const RecalledMemory = z.object({
   access_count: z.number().int(),
   pinned: z.boolean(),
   created_by: CreatedBy,
+  ...Replacement,
   immutable: z.boolean().openapi({ description: "Beside the spec's fields, for the public SDKs" }),
   relations: z
     .array(

@@ -2,7 +2,14 @@ import { z } from "@hono/zod-openapi";
 import { domain } from "../../middleware/app-env";
 import { CATEGORIES, suggest, suggestedQuery } from "../../recall/suggested";
 import { json, operation } from "../operation";
-import { CreatedBy, MemoryTypeName, Metadata, Timestamp, Uuid } from "../schemas/memory";
+import {
+  CreatedBy,
+  MemoryTypeName,
+  Metadata,
+  Replacement,
+  Timestamp,
+  Uuid,
+} from "../schemas/memory";
 
 const Suggestion = z.object({
   id: Uuid,
@@ -18,6 +25,7 @@ const Suggestion = z.object({
   access_count: z.number().int(),
   relation_count: z.number().int(),
   created_by: CreatedBy,
+  ...Replacement,
   category: z.enum(CATEGORIES),
   review_score: z.number(),
 });
