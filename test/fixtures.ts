@@ -15,6 +15,13 @@ export const MEMORY_DEFAULTS = {
   expires_at: null,
 };
 
+/** A memory that replaces nothing and is current (docs/knowledge-updates.md). */
+export const CURRENT_FACT = {
+  supersedes: [],
+  superseded_by: null,
+  occurred_at: expect.any(String),
+};
+
 /**
  * The fields of a memory summary, sorted: what a keyword search result and a memory used by
  * POST /v1/context show at least.

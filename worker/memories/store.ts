@@ -43,7 +43,14 @@ import { grantedNamespaces, permissionsOf } from "../sharing/scope";
 import { assertWritable, type Permissions, refuseUnwritable } from "../sharing/write-check";
 import { isCurrent } from "../updates/current";
 import { UPDATE_CANDIDATES, UPDATE_MIN_SIMILARITY } from "../updates/detect";
-import { planReplacements, type Supersession, type UpdateJudge } from "../updates/plan";
+import {
+  type JudgedPair,
+  planReplacements,
+  rulesJudge,
+  type Supersession,
+  type UpdateJudge,
+  type UpdatePair,
+} from "../updates/plan";
 import { GRAPH_MIN, indexBacklog } from "./ann";
 import { foldLiveCounts } from "./live-count";
 import { embedJoined, type Nearest } from "./merge";
@@ -101,7 +108,7 @@ interface Batch {
   named: string[];
   /** The time of storing, for items without `occurred_at`. */
   now: number;
-  judge?: UpdateJudge;
+  judge: RememberingJudge;
 }
 
 /**
@@ -144,7 +151,7 @@ export async function storeMemories(
     withMemories: options.withMemories ?? false,
     named,
     now: Date.now(),
-    ...(options.judge ? { judge: options.judge } : {}),
+    judge: rememberingJudge(options.judge ?? rulesJudge),
   };
 
   const locked = () =>
@@ -201,6 +208,34 @@ async function assertReplaceable(ctx: DomainContext, named: string[]): Promise<v
   const ids = new Set(found.rows.map((r) => r.id));
   const missing = named.find((id) => !ids.has(id));
   if (missing) throw await unreplaceable(ctx, missing);
+}
+
+/**
+ * A judge that remembers its verdicts across a store's attempts: a retry asks again only about
+ * pairs it has not seen (a concurrent store's new memory), and may send those elsewhere.
+ */
+interface RememberingJudge {
+  judge: UpdateJudge;
+  rememberedOr(other: UpdateJudge): UpdateJudge;
+}
+
+function rememberingJudge(first: UpdateJudge): RememberingJudge {
+  const known = new Map<string, JudgedPair>();
+  const key = (p: UpdatePair) => JSON.stringify([p.next, p.previous.content, p.correction]);
+  const using =
+    (judge: UpdateJudge): UpdateJudge =>
+    async (pairs) => {
+      const fresh = pairs.filter((p) => !known.has(key(p)));
+      if (fresh.length > 0) {
+        const verdicts = await judge(fresh);
+        fresh.forEach((p, k) => {
+          const v = verdicts[k];
+          if (v) known.set(key(p), v);
+        });
+      }
+      return pairs.map((p) => known.get(key(p)) ?? { replaces: false, score: 0, rule: "unjudged" });
+    };
+  return { judge: using(first), rememberedOr: using };
 }
 
 /**
@@ -276,7 +311,9 @@ async function attempt(
     nearest,
     said: inputs.map((m) => m.supersedes.map((id) => byRef.get(id) ?? heads.get(id)?.id ?? id)),
     now,
-    ...(judge ? { judge } : {}),
+    // Under the namespaces' lock, pairs not judged before are the rules' to decide: no
+    // language model call holds the lock (an extract's or ingest's model may take seconds).
+    judge: optimistic ? judge.judge : judge.rememberedOr(rulesJudge),
   });
   const tokens = await embedJoined(ctx, drafts);
   const unchanged = withMemories ? drafts.filter((d) => !d.isNew && !d.dirty).map((d) => d.id) : [];

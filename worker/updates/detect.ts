@@ -60,6 +60,7 @@
  * characters are read in all): about 15 µs for a pair of short facts, about 0.1 ms for the
  * longest pair read (Node, one core). It never throws: odd input is refused.
  */
+import { distinguishingWords } from "../memories/dedup-rule";
 import {
   ADDITIVE_CUES,
   ANIMALS,
@@ -107,6 +108,32 @@ export interface UpdateVerdict {
 /** Texts longer than these hold several facts: never superseded, never superseding. */
 const MAX_PREVIOUS_CHARS = 400;
 const MAX_NEXT_CHARS = 600;
+/** From this similarity, two texts that differ in no value are one fact said twice. */
+const RESTATEMENT_SIMILARITY = 0.85;
+const MONTH =
+  "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
+const DATE_RES = [
+  new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?(?:\\s+of)?\\s+(${MONTH})\\b`, "giu"),
+  new RegExp(`\\b(${MONTH})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`, "giu"),
+  /\b(\d{4})-(\d{2})-(\d{2})\b/gu,
+];
+
+/** Words by which a newer text says that a date moved (not that another day's event happened). */
+const DATE_MOVED =
+  /\b(?:push|postpon|reschedul|moved|delay|extend|shift|slipp|instead|chang|now\b|actually|correct|brought forward)/iu;
+
+/** The calendar days a text names ("7 May", "May 7th", "2024-05-07"), as month-day keys. */
+function calendarDates(text: string): Set<string> {
+  const out = new Set<string>();
+  const s = text.length > 1000 ? text.slice(0, 1000) : text;
+  for (const m of s.matchAll(DATE_RES[0] as RegExp))
+    out.add(`${m[2]?.slice(0, 3).toLowerCase()}-${Number(m[1])}`);
+  for (const m of s.matchAll(DATE_RES[1] as RegExp))
+    out.add(`${m[1]?.slice(0, 3).toLowerCase()}-${Number(m[2])}`);
+  for (const m of s.matchAll(DATE_RES[2] as RegExp)) out.add(`${m[1]}-${m[2]}-${m[3]}`);
+  return out;
+}
+
 /** Weak signals on both sides need a change cue and this similarity. */
 const WEAK_PAIR_SIMILARITY = 0.7;
 
@@ -152,6 +179,18 @@ function judge(next: string, previous: UpdateCandidate, correction: boolean): Up
     if (!(a.event && b.event)) return refuse("other-time");
   }
   if (b.additive) return refuse("additive");
+  // Two dated events ("went to the group on 7 May", "… on 20 July") are two facts; a date
+  // that moved says so ("pushed to the 17th", "instead"), or is a correction.
+  if (!correction && !DATE_MOVED.test(next)) {
+    const da = calendarDates(prev);
+    const db = calendarDates(next);
+    if (da.size > 0 && db.size > 0 && disjoint(da, db)) return refuse("other-time:date");
+  }
+  // Close texts that differ in no value (no number, date, name or negation: dedup-rule.ts)
+  // say the same thing again: a restatement, not a new value. Both stay, as before.
+  if (sim >= RESTATEMENT_SIMILARITY && distinguishingWords(prev, next, true).length === 0) {
+    return refuse("restatement");
+  }
   if (a.times.size > 0 && b.times.size > 0 && disjoint(a.times, b.times)) {
     return refuse("other-thing:time-of-day");
   }

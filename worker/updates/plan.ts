@@ -103,10 +103,12 @@ export async function planReplacements({
   for (const [i, input] of inputs.entries()) {
     const item = items[i];
     if (!item || item.deduplicated || !input.detectUpdates) continue;
-    const when = input.occurredAt?.getTime() ?? now;
     for (const candidate of candidatesOf(i, inputs, vectors, items, drafts, neighbours, now)) {
-      // The later fact supersedes the earlier; at the same time, the one stored now.
-      questions.push({ i, candidate, newer: when >= candidate.occurredAt });
+      // The later fact supersedes the earlier; at the same time, the one stored now. A memory
+      // without occurred_at occurs as it is stored: after everything stored before it, even
+      // a store that began later and committed first (its occurred_at is the database's now).
+      const newer = !input.occurredAt || input.occurredAt.getTime() >= candidate.occurredAt;
+      questions.push({ i, candidate, newer });
     }
   }
   const verdicts =

@@ -27,6 +27,9 @@ describe("GET /v1/memories/search (client alias)", () => {
         "pinned",
         "immutable",
         "created_by",
+        "occurred_at",
+        "supersedes",
+        "superseded_by",
         // set on this memory (left out when null)
         "session_id",
         "agent_id",

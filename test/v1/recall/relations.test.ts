@@ -71,7 +71,7 @@ describe("POST /v1/recall: relations, pinned and immutable memories", () => {
       const userId = await userIdOf(db, w);
       await db.execute(sql`
         UPDATE memories SET accessed_at = now() - interval '60 days',
-          created_at = now() - interval '60 days'
+          created_at = now() - interval '60 days', occurred_at = now() - interval '60 days'
         WHERE user_id = ${userId} AND id IN (${pinned}, ${unpinned})`);
     });
     const body = await recall(w, { query: "lighthouse maintenance schedule", limit: 3 });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../../worker/lib/tokens";
+import { CURRENT_FACT } from "../../fixtures";
 import { type Json, newWallet } from "../../helpers";
 import { recall, recomputed } from "./fixtures";
 
@@ -60,6 +61,7 @@ describe("POST /v1/recall: response", () => {
       created_by: w.address.toLowerCase(),
       pinned: true,
       immutable: false,
+      ...CURRENT_FACT,
       _signals: expect.any(Object),
     });
     expect(Object.keys(m._signals).sort()).toEqual(SIGNAL_KEYS);

@@ -29,6 +29,7 @@ async function age(w: Wallet, ids: string[], days: number): Promise<void> {
     const userId = await userIdOf(db, w);
     await db.execute(sql`
       UPDATE memories SET created_at = created_at - make_interval(days => ${days}),
+        occurred_at = occurred_at - make_interval(days => ${days}),
         accessed_at = accessed_at - make_interval(days => ${days})
       WHERE user_id = ${userId} AND id IN (${sql.join(
         ids.map((id) => sql`${id}`),

@@ -3,6 +3,7 @@
  * in which order, and how many.
  */
 import { describe, expect, it } from "vitest";
+import { CURRENT_FACT } from "../../fixtures";
 import { ids, type Json, newWallet, sleep } from "../../helpers";
 import { search, searchGet } from "./fixtures";
 
@@ -40,6 +41,7 @@ describe("POST /v1/search", () => {
           metadata: { tags: ["home", "weekly"] },
           pinned: false,
           immutable: false,
+          ...CURRENT_FACT,
         },
       ],
       total: 1,

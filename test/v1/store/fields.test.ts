@@ -3,7 +3,7 @@
  * places, and wallet isolation.
  */
 import { describe, expect, it } from "vitest";
-import { MEMORY_DEFAULTS } from "../../fixtures";
+import { CURRENT_FACT, MEMORY_DEFAULTS } from "../../fixtures";
 import { expectError, newWallet, UUID, uniqueText } from "../../helpers";
 import { inHours } from "./fixtures";
 
@@ -67,6 +67,7 @@ describe("POST /v1/store", () => {
       content: "Defaults are applied to every omitted field",
       embedding_model: "local-lexical-v1",
       ...MEMORY_DEFAULTS,
+      ...CURRENT_FACT,
       created_at: expect.any(String),
       updated_at: expect.any(String),
       accessed_at: expect.any(String),

@@ -21,9 +21,12 @@ export const ITEM_KEYS = [
   "memory_type",
   "metadata",
   "namespace",
+  "occurred_at",
   "relation_count",
   "review_score",
   "session_id",
+  "superseded_by",
+  "supersedes",
 ].sort();
 
 export interface Backdate {
@@ -40,6 +43,7 @@ export async function backdate(w: Wallet, changes: Record<string, Backdate>): Pr
       const res = await db.execute(sql`
         UPDATE memories SET
           created_at = now() - make_interval(secs => ${c.createdDaysAgo * 86400}),
+          occurred_at = now() - make_interval(secs => ${c.createdDaysAgo * 86400}),
           accessed_at = now() - make_interval(secs => ${c.accessedDaysAgo * 86400}),
           access_count = ${c.accessCount ?? 0}
         WHERE id = ${id} AND user_id = ${userId}`);

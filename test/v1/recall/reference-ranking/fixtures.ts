@@ -124,6 +124,7 @@ async function bruteForceFixture(size: number, w: Wallet): Promise<BfFixture> {
       await db.execute(sql`
         UPDATE memories SET
           created_at = now() - make_interval(secs => ${ageDays * 86400 + i * 17}),
+          occurred_at = now() - make_interval(secs => ${ageDays * 86400 + i * 17}),
           accessed_at = now() - make_interval(secs => ${idleDays * 86400 + i * 11}),
           access_count = ${accessCount}
         WHERE id = ${m.id} AND user_id = ${userId}`);
