@@ -122,6 +122,32 @@ const DATE_RES = [
 const DATE_MOVED =
   /\b(?:push|postpon|reschedul|moved|delay|extend|shift|slipp|instead|chang|now\b|actually|correct|brought forward)/iu;
 
+/**
+ * The first three words both texts open with, when they are the same and not the user
+ * ("I", "my", "we", "our", "the user" …): a named thing both facts are about.
+ */
+function sameOpening(a: string, b: string): string | undefined {
+  const head = (t: string) =>
+    (
+      t
+        .slice(0, 200)
+        .toLowerCase()
+        .match(/[\p{L}\p{N}']+/gu) ?? []
+    )
+      .slice(0, 3)
+      .join(" ");
+  const ha = head(a);
+  if (ha.split(" ").length < 3 || ha !== head(b)) return undefined;
+  return /^(?:i|i'm|i've|my|me|we|we're|our|us|the user|user)\b/.test(ha) ? undefined : ha;
+}
+
+/** The years a text names (1900-2099). */
+function years(text: string): Set<string> {
+  return new Set(
+    (text.length > 1000 ? text.slice(0, 1000) : text).match(/\b(?:19|20)\d{2}\b/g) ?? [],
+  );
+}
+
 /** The calendar days a text names ("7 May", "May 7th", "2024-05-07"), as month-day keys. */
 function calendarDates(text: string): Set<string> {
   const out = new Set<string>();
@@ -179,12 +205,21 @@ function judge(next: string, previous: UpdateCandidate, correction: boolean): Up
     if (!(a.event && b.event)) return refuse("other-time");
   }
   if (b.additive) return refuse("additive");
+  // Two facts that open on the same named thing ("The Zephyr project holds its meetings on
+  // Tuesdays" / "The Zephyr project keeps its documents in a drive") are two attributes of it,
+  // both true, unless the newer one says something changed.
+  const opening = sameOpening(prev, next);
+  if (opening && !b.change) return refuse("other-thing:same-subject");
   // Two dated events ("went to the group on 7 May", "… on 20 July") are two facts; a date
   // that moved says so ("pushed to the 17th", "instead"), or is a correction.
   if (!correction && !DATE_MOVED.test(next)) {
     const da = calendarDates(prev);
     const db = calendarDates(next);
     if (da.size > 0 && db.size > 0 && disjoint(da, db)) return refuse("other-time:date");
+    // Likewise two years ("our 2022 trip" / "our 2024 trip").
+    const ya = years(prev);
+    const yb = years(next);
+    if (ya.size > 0 && yb.size > 0 && disjoint(ya, yb)) return refuse("other-time:year");
   }
   // Close texts that differ in no value (no number, date, name or negation: dedup-rule.ts)
   // say the same thing again: a restatement, not a new value. Both stay, as before.

@@ -3,6 +3,7 @@
  * checked in that order), each with a review_score and every documented field.
  */
 import { describe, expect, it } from "vitest";
+import { CURRENT_FACT } from "../../fixtures";
 import { type Json, newWallet, sorted } from "../../helpers";
 import { backdate, byId, suggested } from "./fixtures";
 
@@ -36,6 +37,7 @@ describe("GET /v1/suggested: shape and fresh", () => {
       access_count: 0,
       relation_count: 0,
       created_by: w.address.toLowerCase(),
+      ...CURRENT_FACT,
       category: "fresh",
       review_score: expect.any(Number),
     });

@@ -85,6 +85,8 @@ async function bruteForceFixture(size: number, w: Wallet): Promise<BfFixture> {
       pinned: i % 7 === 3,
       namespace: i % 4 === 0 ? "other" : "default",
       immutable: i % 9 === 5,
+      // Word lists, not facts: ranking is measured over all of them (docs/knowledge-updates.md).
+      detect_updates: false,
     });
   }
   const storedIds = await w.storeMany(items);
