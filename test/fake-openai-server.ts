@@ -44,7 +44,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { type LoopbackServer, listenOnLoopback, readBody, sendJson } from "../local/http-json";
-import { judgeUpdate } from "../worker/updates/detect";
+import { judgeUpdate } from "../worker/memories/updates/detect";
 
 /** Its base URL is without /v1, e.g. http://127.0.0.1:PORT. */
 export type FakeOpenAi = LoopbackServer;

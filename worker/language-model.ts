@@ -10,7 +10,6 @@
  * migrate's classifier: kept in llm/, it would tie the lowest rooms to the highest.
  */
 import type { MemoryType } from "../schema/kinds";
-import type { JudgedPair, UpdatePair } from "./updates/plan";
 
 export interface ChatMessage {
   role: string;
@@ -39,3 +38,25 @@ export interface LlmProvider {
    */
   judgeUpdates?(pairs: UpdatePair[]): Promise<{ verdicts: JudgedPair[]; tokens: number }>;
 }
+
+/**
+ * Whether `next` (a newer fact) supersedes `previous` (memories/updates: the store asks it of
+ * each new memory and its nearest current ones; docs/knowledge-updates.md).
+ */
+export interface UpdatePair {
+  next: string;
+  previous: { content: string; similarity: number };
+  /** The newer memory was stored as a `correction`. */
+  correction: boolean;
+}
+
+export interface UpdateVerdict {
+  replaces: boolean;
+  /** 0-1: how sure; recorded in the relation's metadata. */
+  score: number;
+  /** A short machine-readable reason, e.g. "same-attribute:residence" or "other-person". */
+  rule: string;
+}
+
+/** A verdict, and who reached it (the relation's `detected_by`; the rules when absent). */
+export type JudgedPair = UpdateVerdict & { detectedBy?: string };

@@ -21,7 +21,7 @@ import {
   type WorkersAiChatInput,
   WorkersAiProvider,
 } from "../../worker/llm/workers-ai";
-import { rulesJudge, type UpdatePair } from "../../worker/updates/plan";
+import { rulesJudge, type UpdatePair } from "../../worker/memories/updates/plan";
 import { captureConsole } from "../log-capture";
 import { callsOf, fakeOpenAiUrl, lastRequest } from "../providers";
 

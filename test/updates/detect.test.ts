@@ -1,5 +1,5 @@
 /**
- * worker/updates/detect.ts: which newer fact supersedes an older one (issue #45). Pure: the
+ * worker/memories/updates/detect.ts: which newer fact supersedes an older one (issue #45). Pure: the
  * development set carries similarities measured with bge-small-en-v1.5, so no model runs here.
  */
 import { describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ import {
   judgeUpdate,
   UPDATE_CANDIDATES,
   UPDATE_MIN_SIMILARITY,
-} from "../../worker/updates/detect";
+} from "../../worker/memories/updates/detect";
 import { DEV_CONTROLS, DEV_UPDATES, type DevPair } from "./dev-set";
 
 const judge = (p: DevPair) =>

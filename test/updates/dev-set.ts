@@ -1,5 +1,5 @@
 /**
- * Development pairs for worker/updates/detect.ts (issue #45), written by hand for calibration:
+ * Development pairs for worker/memories/updates/detect.ts (issue #45), written by hand for calibration:
  * each pair is an older memory (`previous`) and a newer one (`next`), with the cosine
  * similarity of their embeddings measured with bge-small-en-v1.5 (CLS pooling, normalised,
  * local/embedder/bge.ts), so the tests need no model. Not the benchmark's set (bench/updates).

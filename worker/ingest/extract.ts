@@ -30,7 +30,7 @@ import { cutAtWord, wordKey } from "../llm/sentences";
 import * as f from "../memories/fields";
 import { type StoredItem, storeMemories } from "../memories/store";
 import type { NewMemory } from "../memories/store-input";
-import type { UpdateJudge } from "../updates/plan";
+import type { UpdateJudge } from "../memories/updates/plan";
 import { chunkConversation } from "./chunk";
 
 export const MAX_MESSAGES = 100;

@@ -24,7 +24,7 @@
  * Tokens: what the calls made spent, as the provider counts them.
  */
 import { logError } from "../lib/log";
-import { type JudgedPair, rulesJudge, type UpdatePair } from "../updates/plan";
+import { type JudgedPair, rulesJudge, type UpdatePair } from "../memories/updates/plan";
 import { mapConcurrent } from "./concurrency";
 import { type Complete, judgeTask } from "./prompts";
 

@@ -23,7 +23,7 @@ import {
   retryingPost,
 } from "../lib/provider-http";
 import { countTokens } from "../lib/tokens";
-import type { JudgedPair, UpdatePair } from "../updates/plan";
+import type { JudgedPair, UpdatePair } from "../memories/updates/plan";
 import { judgeUpdatesWith } from "./judge";
 import { type Completion, extractionTask, isBlank, runStructured, synthesisTask } from "./prompts";
 

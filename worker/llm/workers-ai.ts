@@ -18,7 +18,7 @@ import { ApiError } from "../errors";
 import type { ChatMessage, Fact, LlmProvider } from "../language-model";
 import { describeError, sleep } from "../lib/provider-http";
 import { countTokens } from "../lib/tokens";
-import type { JudgedPair, UpdatePair } from "../updates/plan";
+import type { JudgedPair, UpdatePair } from "../memories/updates/plan";
 import { judgeUpdatesWith } from "./judge";
 import {
   type Completion,

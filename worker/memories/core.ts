@@ -8,9 +8,9 @@ import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import { notFound } from "../errors";
-import { replacementSelect } from "../updates/current";
 import * as f from "./fields";
 import { clientMemoryFields, liveMemory, shortMemory } from "./rows";
+import { replacementSelect } from "./updates/current";
 
 export const coreQuery = z.object({
   namespace: f.scope.optional(),

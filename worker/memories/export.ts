@@ -2,11 +2,11 @@ import { and, asc } from "drizzle-orm";
 import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
-import { replacementRecord, replacementSelect } from "../updates/current";
 import { type ExportedMemory, toCsv, toMarkdown } from "./export-format";
 import * as f from "./fields";
 import { filterConditions, memoryFilters } from "./list";
 import { memoryColumns, toMemory } from "./rows";
+import { replacementRecord, replacementSelect } from "./updates/current";
 
 /** Upper bound per export response; page through larger stores with `offset`. */
 export const EXPORT_MAX = 10_000;

@@ -18,10 +18,10 @@ import type { DomainContext } from "../context";
 import { notFound } from "../errors";
 import { inputIssues } from "../lib/validate";
 import { grantedNamespace, type Scope } from "../sharing/scope";
-import { isCurrent } from "../updates/current";
 import * as f from "./fields";
 import { foldLiveCounts, liveTotalColumns, liveTotalOf } from "./live-count";
 import { liveMemory, memoryAnswerColumns, recordFromRow, toMemory, undeletedMemory } from "./rows";
+import { isCurrent } from "./updates/current";
 
 /**
  * `?metadata=` is JSON inside a query string, so the body's checks (middleware/body.ts) apply

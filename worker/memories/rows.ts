@@ -5,7 +5,7 @@
 import { type AnyColumn, and, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 import { grantedNamespace, type Scope } from "../sharing/scope";
-import { replacementColumns, replacementOf, replacementRecord } from "../updates/current";
+import { replacementColumns, replacementOf, replacementRecord } from "./updates/current";
 
 /** Every public column; never the embedding or the tsvector (large, and internal). */
 export const memoryColumns = {

@@ -6,10 +6,10 @@ import { and, arrayOverlaps, eq, gte, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
-import { isCurrent, replacementSelect } from "../updates/current";
 import * as f from "./fields";
 import { clientMemoryFields, liveMemory, shortMemory, summaryColumns } from "./rows";
 import { inShard } from "./shard";
+import { isCurrent, replacementSelect } from "./updates/current";
 
 export const searchInput = z.object({
   query: f.nonBlankText(1000),

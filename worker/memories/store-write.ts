@@ -14,11 +14,11 @@ import { type SQL, sql } from "drizzle-orm";
 import { memories, relations } from "../../schema/tables";
 import { vectorLiteral } from "../../schema/vector-literal";
 import type { Scope } from "../sharing/scope";
-import type { Supersession } from "../updates/plan";
 import { insertStatement } from "./insert";
 import type { Draft } from "./merge";
 import { claimVersions, type Versions } from "./namespace-version";
 import { isLive, type MemoryRecord, memoryAnswerColumns, recordFromRow } from "./rows";
+import type { Supersession } from "./updates/plan";
 
 export interface StoreWrite {
   userId: string;

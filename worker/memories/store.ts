@@ -41,16 +41,6 @@ import { sha256Hex } from "../lib/hash";
 import { OWNER_ONLY, ownerOnlyRefusal } from "../sharing/owner-only";
 import { grantedNamespaces, permissionsOf } from "../sharing/scope";
 import { assertWritable, type Permissions, refuseUnwritable } from "../sharing/write-check";
-import { isCurrent } from "../updates/current";
-import { UPDATE_CANDIDATES, UPDATE_MIN_SIMILARITY } from "../updates/detect";
-import {
-  type JudgedPair,
-  planReplacements,
-  rulesJudge,
-  type Supersession,
-  type UpdateJudge,
-  type UpdatePair,
-} from "../updates/plan";
 import { GRAPH_MIN, indexBacklog } from "./ann";
 import { foldLiveCounts } from "./live-count";
 import { embedJoined, type Nearest } from "./merge";
@@ -60,6 +50,16 @@ import { liveMemory, type MemoryJson, type MemoryRecord, toMemory } from "./rows
 import type { NewMemory } from "./store-input";
 import { DEDUP_THRESHOLD, planStore, type StoredItem } from "./store-plan";
 import { storeWriteResult, storeWriteStatement } from "./store-write";
+import { isCurrent } from "./updates/current";
+import { UPDATE_CANDIDATES, UPDATE_MIN_SIMILARITY } from "./updates/detect";
+import {
+  type JudgedPair,
+  planReplacements,
+  rulesJudge,
+  type Supersession,
+  type UpdateJudge,
+  type UpdatePair,
+} from "./updates/plan";
 import { writeRefusalOf } from "./write-refusal";
 
 export { DEDUP_THRESHOLD, type StoredItem } from "./store-plan";

@@ -19,9 +19,9 @@ import { ApiError, immutableConflict } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import { OWNER_ONLY, ownerOnlyRefusal } from "../sharing/owner-only";
 import { grantedNamespace } from "../sharing/scope";
-import { replacementColumns } from "../updates/current";
 import * as f from "./fields";
 import { liveMemory, type MemoryJson, memoryColumns, recordFromRow, toMemory } from "./rows";
+import { replacementColumns } from "./updates/current";
 import { refusedWrite, writeRefusalOf, writeRefusalsOf } from "./write-refusal";
 
 const UPDATABLE = [

@@ -16,8 +16,8 @@ import { type SQL, sql } from "drizzle-orm";
 import type { GrantUse } from "../context";
 import { EXACT_SCAN_MAX, efSearchCap, scopeSize } from "../memories/ann";
 import { countedLive } from "../memories/live-count";
+import { replacementColumns } from "../memories/updates/current";
 import { grantedNamespace } from "../sharing/scope";
-import { replacementColumns } from "../updates/current";
 import { approximateCandidates, keywordCandidateQuery, keywordLexemes } from "./approximate";
 import { scoreSql } from "./scoring";
 

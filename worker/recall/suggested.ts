@@ -19,8 +19,8 @@ import type { DomainContext } from "../context";
 import * as f from "../memories/fields";
 import { filterConditions } from "../memories/list";
 import { rawMemory } from "../memories/rows";
+import { replacementColumns } from "../memories/updates/current";
 import { grantedNamespace } from "../sharing/scope";
-import { replacementColumns } from "../updates/current";
 import { HALF_LIFE_DAYS } from "./scoring";
 
 export const CATEGORIES = ["stale", "fresh", "hot", "decaying"] as const;

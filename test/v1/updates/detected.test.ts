@@ -2,7 +2,7 @@
  * Noticing a replacement with the production model (bge-small-en-v1.5, bge-worker.ts): a new
  * memory that gives a new value for the same thing as a current one, in other words, replaces
  * it; facts about another person, another thing or another time do not
- * (worker/updates/detect.ts, docs/knowledge-updates.md). These sentences are the tests' own,
+ * (worker/memories/updates/detect.ts, docs/knowledge-updates.md). These sentences are the tests' own,
  * not the bench's set.
  */
 import { beforeAll, describe, expect, it } from "vitest";

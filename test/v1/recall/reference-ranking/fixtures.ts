@@ -103,7 +103,7 @@ async function bruteForceFixture(size: number, w: Wallet): Promise<BfFixture> {
   await rel(3, 1);
   await rel(5, 6);
   await rel(7, 5);
-  await rel(8, 5, "supersedes");
+  await rel(8, 5, "derived_from");
   await rel(10, 11);
   await rel(12, 10);
   await rel(13, 14);

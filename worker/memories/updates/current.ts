@@ -14,7 +14,7 @@
  * neither costs a round trip; relations_supersedes_target_idx answers them.
  */
 import { type AnyColumn, type SQL, sql } from "drizzle-orm";
-import { grantedNamespace, type Scope } from "../sharing/scope";
+import { grantedNamespace, type Scope } from "../../sharing/scope";
 
 /** What a read asks of replacement: whether to keep replaced memories, and at which time. */
 export interface Currency {

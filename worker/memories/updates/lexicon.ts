@@ -1,5 +1,5 @@
 /**
- * The hand-written vocabulary of worker/updates/detect.ts: which words and short phrases signal
+ * The hand-written vocabulary of worker/memories/updates/detect.ts: which words and short phrases signal
  * which attribute of a person ("families"), which kind of thing a family's head noun names
  * ("heads"), and the cues of change, replacement, addition and time. Written from general
  * knowledge of the personal facts people state (where they live, work, eat, bank, ...), not

@@ -60,7 +60,8 @@
  * characters are read in all): about 15 µs for a pair of short facts, about 0.1 ms for the
  * longest pair read (Node, one core). It never throws: odd input is refused.
  */
-import { distinguishingWords } from "../memories/dedup-rule";
+import type { UpdateVerdict } from "../../language-model";
+import { distinguishingWords } from "../dedup-rule";
 import {
   ADDITIVE_CUES,
   ANIMALS,
@@ -97,13 +98,7 @@ export interface UpdateCandidate {
   similarity: number;
 }
 
-export interface UpdateVerdict {
-  replaces: boolean;
-  /** 0-1: how sure; recorded in the relation's metadata. */
-  score: number;
-  /** A short machine-readable reason, e.g. "same-attribute:residence" or "other-person", "past-scoped", "below-similarity". */
-  rule: string;
-}
+export type { UpdateVerdict };
 
 /** Texts longer than these hold several facts: never superseded, never superseding. */
 const MAX_PREVIOUS_CHARS = 400;

@@ -13,10 +13,12 @@
  * - A memory this batch replaces is no longer current, so later items of the batch are not
  *   judged against it (they meet its replacement instead): a chain, not a fan.
  */
-import type { Draft, Nearest } from "../memories/merge";
-import type { NewMemory } from "../memories/store-input";
-import type { StoredItem } from "../memories/store-plan";
-import { judgeUpdate, UPDATE_MIN_SIMILARITY, type UpdateVerdict } from "./detect";
+
+import type { JudgedPair, UpdatePair } from "../../language-model";
+import type { Draft, Nearest } from "../merge";
+import type { NewMemory } from "../store-input";
+import type { StoredItem } from "../store-plan";
+import { judgeUpdate, UPDATE_MIN_SIMILARITY } from "./detect";
 
 export interface Supersession {
   sourceId: string;
@@ -43,22 +45,13 @@ const LOOSE_RULE = "correction:similar";
 
 const round = (n: number) => Math.round(n * 1e4) / 1e4;
 
-/** One question of a store to its judge: does `next` supersede `previous`? */
-export interface UpdatePair {
-  next: string;
-  previous: { content: string; similarity: number };
-  /** The newer memory was stored as a `correction`. */
-  correction: boolean;
-}
-
 /**
  * Decides a store's pairs, in one call: the rules (updates/detect.ts) for store, batch store
  * and import; ingest and extract may pass a language model's judgement instead.
  */
 export type UpdateJudge = (pairs: UpdatePair[]) => Promise<JudgedPair[]>;
 
-/** A verdict, and who reached it (the relation's `detected_by`; the rules when absent). */
-export type JudgedPair = UpdateVerdict & { detectedBy?: string };
+export type { JudgedPair, UpdatePair };
 
 export const rulesJudge: UpdateJudge = async (pairs) =>
   pairs.map((p) => judgeUpdate(p.next, p.previous, { correction: p.correction }));
