@@ -1,7 +1,7 @@
 /**
- * The knowledge-update part (`--only updates`): the "before" figures of issue #45 ("Current
- * facts win"), which is to make the service treat a memory replaced by a newer fact as
- * history. The set is data.ts: updates (an old fact, then the new one in other words, and a
+ * The knowledge-update part (`--only updates`): how often a question about now is answered
+ * with the new fact rather than the one it replaced (issue #45, "Current facts win";
+ * docs/knowledge-updates.md), and how often two facts that are both true are wrongly linked. The set is data.ts: updates (an old fact, then the new one in other words, and a
  * question about now) and controls (two similar facts, both true, and a question about one).
  *
  * For each item and each system in turn: the first fact stored, fifteen distractors (the

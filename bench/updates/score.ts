@@ -168,7 +168,7 @@ export function updatesTables(systems: SystemOutcome[], embedder: string): Table
   const groups = [...new Set(systems.flatMap((s) => Object.keys(s.by_group)))];
   return [
     {
-      title: `Knowledge updates (before #45), ${embedder}: ${nu} updates, ${nc} controls, 15 distractors between the two facts, recall limit 10`,
+      title: `Knowledge updates, ${embedder}: ${nu} updates, ${nc} controls, 15 distractors between the two facts, recall limit 10`,
       header: [
         "system",
         "current above replaced %",

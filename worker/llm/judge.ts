@@ -47,6 +47,9 @@ export const RULE_GUARDS: ReadonlySet<string> = new Set([
   "invalid-similarity",
 ]);
 
+/** A rule of RULE_GUARDS, or one of its refinements ("other-time:date"). */
+const guarded = (rule: string) => RULE_GUARDS.has(rule.split(":")[0] ?? rule);
+
 export interface ModelJudge {
   /** The relation's `detected_by`: "openai" or "workers-ai". */
   detectedBy: string;
@@ -60,7 +63,7 @@ export async function judgeUpdatesWith(
   pairs: UpdatePair[],
 ): Promise<{ verdicts: JudgedPair[]; tokens: number }> {
   const verdicts: JudgedPair[] = await rulesJudge(pairs);
-  const asked = pairs.flatMap((_, i) => (RULE_GUARDS.has(verdicts[i]?.rule ?? "") ? [] : [i]));
+  const asked = pairs.flatMap((_, i) => (guarded(verdicts[i]?.rule ?? "") ? [] : [i]));
   const chunks: number[][] = [];
   for (let start = 0; start < asked.length; start += JUDGE_CHUNK) {
     chunks.push(asked.slice(start, start + JUDGE_CHUNK));
