@@ -36,7 +36,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
 import type { DomainContext } from "../context";
 import type { DbOrTx } from "../db/client";
-import { ApiError, notFound } from "../errors";
+import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import { OWNER_ONLY, ownerOnlyRefusal } from "../sharing/owner-only";
 import { grantedNamespaces, permissionsOf } from "../sharing/scope";
@@ -46,21 +46,22 @@ import { foldLiveCounts } from "./live-count";
 import { embedJoined, type Nearest } from "./merge";
 import { lockNamespaces, readVersions, type Versions } from "./namespace-version";
 import { nearestStatement, probesOf } from "./nearest";
-import { liveMemory, type MemoryJson, type MemoryRecord, toMemory } from "./rows";
+import { type MemoryJson, type MemoryRecord, toMemory } from "./rows";
 import type { NewMemory } from "./store-input";
 import { DEDUP_THRESHOLD, planStore, type StoredItem } from "./store-plan";
 import { storeWriteResult, storeWriteStatement } from "./store-write";
 import { isCurrent } from "./updates/current";
 import { UPDATE_CANDIDATES, UPDATE_MIN_SIMILARITY } from "./updates/detect";
+import { assertReplaceable, type NamedHead, namedHeads, unreplaceable } from "./updates/named";
 import {
-  type JudgedPair,
   planReplacements,
+  type RememberingJudge,
+  rememberingJudge,
   rulesJudge,
   type Supersession,
   type UpdateJudge,
-  type UpdatePair,
+  withSupersessions,
 } from "./updates/plan";
-import { writeRefusalOf } from "./write-refusal";
 
 export { DEDUP_THRESHOLD, type StoredItem } from "./store-plan";
 
@@ -199,67 +200,6 @@ export async function storeMemories(
   return { items, tokensUsed: tokens + extraTokens, memories, supersessions };
 }
 
-/** Throws unless every id is a live memory the caller may write (unreplaceable's error). */
-async function assertReplaceable(ctx: DomainContext, named: string[]): Promise<void> {
-  const found = await ctx.db.execute<{ id: string }>(
-    sql`SELECT ${memories.id} AS id FROM ${memories}
-      WHERE ${memories.id} = ANY(${sql.param(named)}::uuid[]) AND ${liveMemory(ctx)}`,
-  );
-  const ids = new Set(found.rows.map((r) => r.id));
-  const missing = named.find((id) => !ids.has(id));
-  if (missing) throw await unreplaceable(ctx, missing);
-}
-
-/**
- * A judge that remembers its verdicts across a store's attempts: a retry asks again only about
- * pairs it has not seen (a concurrent store's new memory), and may send those elsewhere.
- */
-interface RememberingJudge {
-  judge: UpdateJudge;
-  rememberedOr(other: UpdateJudge): UpdateJudge;
-}
-
-function rememberingJudge(first: UpdateJudge): RememberingJudge {
-  const known = new Map<string, JudgedPair>();
-  const key = (p: UpdatePair) => JSON.stringify([p.next, p.previous.content, p.correction]);
-  const using =
-    (judge: UpdateJudge): UpdateJudge =>
-    async (pairs) => {
-      const fresh = pairs.filter((p) => !known.has(key(p)));
-      if (fresh.length > 0) {
-        const verdicts = await judge(fresh);
-        fresh.forEach((p, k) => {
-          const v = verdicts[k];
-          if (v) known.set(key(p), v);
-        });
-      }
-      return pairs.map((p) => known.get(key(p)) ?? { replaces: false, score: 0, rule: "unjudged" });
-    };
-  return { judge: using(first), rememberedOr: using };
-}
-
-/**
- * Why a memory named in `supersedes` cannot be replaced: through a read-only grant, 403;
- * else the 404 of any missing memory, whether or not it is another wallet's.
- */
-async function unreplaceable(ctx: DomainContext, id: string): Promise<ApiError> {
-  const refusal = ctx.grant ? await writeRefusalOf(ctx, id) : undefined;
-  return refusal?.code === "FORBIDDEN" ? refusal : notFound(`Memory ${id} named in supersedes`);
-}
-
-/**
- * A written row's replacement fields with this store's own relations: the write statement
- * reads the ones before it (its snapshot does not see what it inserts).
- */
-function withSupersessions(row: MemoryRecord, made: Supersession[]): MemoryRecord {
-  const supersedes = [...(row.supersedes ?? [])];
-  for (const s of made) {
-    if (s.sourceId === row.id && !supersedes.includes(s.targetId)) supersedes.push(s.targetId);
-  }
-  const by = made.find((s) => s.targetId === row.id)?.sourceId ?? row.supersededBy;
-  return { ...row, supersedes, supersededBy: by };
-}
-
 interface Attempt {
   written: boolean;
   items: StoredItem[];
@@ -359,7 +299,7 @@ async function probeAll(
   nearest: Nearest[];
   versions: Versions;
   permissions?: Permissions;
-  writable: Writable[];
+  writable: NamedHead[];
 }> {
   const namespaces = inputs.map((m) => m.namespace);
   const detecting = inputs.some((m) => m.detectUpdates);
@@ -367,14 +307,14 @@ async function probeAll(
   const nearest: Nearest[] = [];
   let versions: Versions | undefined;
   let permissions: Permissions | undefined;
-  let writable: Writable[] | undefined;
+  let writable: NamedHead[] | undefined;
   for (let from = 0; from < inputs.length; from += chunk) {
     const to = from + chunk;
     const found = await db.execute<{
       nearest: Nearest[];
       versions: Versions;
       permissions?: Permissions;
-      writable?: Writable[];
+      writable?: NamedHead[];
     }>(
       probeStatement(ctx, {
         batchNamespaces: namespaces,
@@ -400,19 +340,6 @@ async function probeAll(
     writable: writable ?? [],
   };
 }
-
-/**
- * A memory named in `supersedes` that the caller may write (`named`), and the current version
- * of it that the new memory replaces (`id`, the named one unless it is replaced already).
- */
-interface Writable {
-  named: string;
-  id: string;
-  namespace: string;
-}
-
-/** Links followed from a named memory to its current version (a bound, in case of a cycle). */
-const MAX_CHAIN = 32;
 
 interface Probe {
   /** Every namespace of the batch: their versions are read. */
@@ -457,32 +384,7 @@ function probeStatement(
       m.occurred_at`,
   });
   const { grant } = ctx;
-  // Each named id's current version: the memory itself, or the latest of the live chain that
-  // replaced it (a new fact replaces what is current, so two stores naming one memory leave
-  // one chain). Its last link must be a live memory the caller may write.
-  const writable =
-    named.length > 0
-      ? sql`, (WITH RECURSIVE chain(named, id, depth) AS (
-            SELECT n, n, 0 FROM unnest(${sql.param(named)}::uuid[]) AS n
-            UNION ALL
-            SELECT c.named, r.source_id, c.depth + 1 FROM chain c
-            JOIN relations r ON r.target_id = c.id AND r.relation_type = 'supersedes'
-            JOIN memories s ON s.id = r.source_id
-              AND s.deleted_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())
-            WHERE c.depth < ${MAX_CHAIN}
-          )
-          SELECT coalesce(json_agg(json_build_object('named', h.named, 'id', h.id,
-            'namespace', h.namespace)), '[]')
-          FROM (
-            SELECT DISTINCT ON (c.named) c.named, ${memories.id} AS id, ${memories.namespace} AS namespace
-            FROM chain c JOIN ${memories} ON ${memories.id} = c.id
-            WHERE ${liveMemory(ctx)}
-            ORDER BY c.named, c.depth DESC, ${memories.occurredAt} DESC, ${memories.id}
-          ) h
-          -- The named memory itself must be the caller's to write, not only its version.
-          WHERE EXISTS (SELECT 1 FROM ${memories} WHERE ${memories.id} = h.named AND ${liveMemory(ctx)})
-        ) AS writable`
-      : sql``;
+  const writable = named.length > 0 ? sql`, ${namedHeads(ctx, named)} AS writable` : sql``;
   return sql`SELECT
     (SELECT coalesce(json_agg(n), '[]') FROM (${nearest}) n) AS nearest,
     ${readVersions(ctx.userId, batchNamespaces)} AS versions

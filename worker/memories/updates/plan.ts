@@ -16,6 +16,7 @@
 
 import type { JudgedPair, UpdatePair } from "../../language-model";
 import type { Draft, Nearest } from "../merge";
+import type { MemoryRecord } from "../rows";
 import type { NewMemory } from "../store-input";
 import type { StoredItem } from "../store-plan";
 import { judgeUpdate, UPDATE_MIN_SIMILARITY } from "./detect";
@@ -226,4 +227,45 @@ function candidatesOf(
     });
   }
   return candidates;
+}
+
+/**
+ * A judge that remembers its verdicts across a store's attempts: a retry asks again only about
+ * pairs it has not seen (a concurrent store's new memory), and may send those elsewhere.
+ */
+export interface RememberingJudge {
+  judge: UpdateJudge;
+  rememberedOr(other: UpdateJudge): UpdateJudge;
+}
+
+export function rememberingJudge(first: UpdateJudge): RememberingJudge {
+  const known = new Map<string, JudgedPair>();
+  const key = (p: UpdatePair) => JSON.stringify([p.next, p.previous.content, p.correction]);
+  const using =
+    (judge: UpdateJudge): UpdateJudge =>
+    async (pairs) => {
+      const fresh = pairs.filter((p) => !known.has(key(p)));
+      if (fresh.length > 0) {
+        const verdicts = await judge(fresh);
+        fresh.forEach((p, k) => {
+          const v = verdicts[k];
+          if (v) known.set(key(p), v);
+        });
+      }
+      return pairs.map((p) => known.get(key(p)) ?? { replaces: false, score: 0, rule: "unjudged" });
+    };
+  return { judge: using(first), rememberedOr: using };
+}
+
+/**
+ * A written row's replacement fields with this store's own relations: the write statement
+ * reads the ones before it (its snapshot does not see what it inserts).
+ */
+export function withSupersessions(row: MemoryRecord, made: Supersession[]): MemoryRecord {
+  const supersedes = [...(row.supersedes ?? [])];
+  for (const s of made) {
+    if (s.sourceId === row.id && !supersedes.includes(s.targetId)) supersedes.push(s.targetId);
+  }
+  const by = made.find((s) => s.targetId === row.id)?.sourceId ?? row.supersededBy;
+  return { ...row, supersedes, supersededBy: by };
 }
