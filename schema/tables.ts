@@ -126,6 +126,11 @@ export const memories = pgTable(
     occurredAt: timestamp("occurred_at", { withTimezone: true, mode: "date" })
       .notNull()
       .defaultNow(),
+    /**
+     * The attribute family the content names (worker/memories/updates/detect.ts, factKey), or
+     * null: a new fact is judged against the current memories of its key, whatever their words.
+     */
+    factKey: text("fact_key"),
   },
   // No index may cover access_count or accessed_at: recall updates them for every memory it
   // returns, and with no indexed column changed (and room on the page: fillfactor 70,
@@ -167,6 +172,10 @@ export const memories = pgTable(
     index("memories_ann_backlog_idx")
       .on(t.userId, t.namespace)
       .where(sql`${t.deletedAt} IS NULL AND NOT ${t.ann}`),
+    // A namespace's live memories of one fact key: the store's replacement candidates.
+    index("memories_fact_key_idx")
+      .on(t.userId, t.namespace, t.factKey)
+      .where(sql`${t.deletedAt} IS NULL AND ${t.factKey} IS NOT NULL`),
     // Live rows with an expiry: a list's total is memory_counts minus those expired by now.
     index("memories_user_expiring_idx")
       .on(t.userId, t.expiresAt)

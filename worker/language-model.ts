@@ -48,6 +48,11 @@ export interface UpdatePair {
   previous: { content: string; similarity: number };
   /** The newer memory was stored as a `correction`. */
   correction: boolean;
+  /**
+   * The older memory was found by its fact key (the same attribute family), not by its
+   * similarity, which may then be low: a lexical embedder's for two wordings of one fact.
+   */
+  keyed?: boolean;
 }
 
 export interface UpdateVerdict {

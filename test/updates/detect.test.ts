@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import {
   CORRECTION_MIN_SIMILARITY,
+  factKey,
   judgeUpdate,
   UPDATE_CANDIDATES,
   UPDATE_MIN_SIMILARITY,
@@ -304,5 +305,35 @@ describe("the rules", () => {
       if (!p) throw new Error("empty dev set");
       expect(judge(p)).toEqual(judge(p));
     });
+  });
+});
+
+describe("factKey", () => {
+  it.each([
+    ["I live in a studio in Glasgow.", "residence"],
+    ["We moved into a house in Edinburgh last week.", "residence"],
+    ["The user reports to Alan.", "manager"],
+    ["Sold the Ford; I have a Kia EV now.", "vehicle"],
+  ])("%s → %s", (text, key) => {
+    expect(factKey(text)).toBe(key);
+  });
+
+  it.each([
+    ["another person's fact", "My sister lives in Boston."],
+    ["a past-scoped fact", "In 2019 I worked at Accenture."],
+    ["no attribute", "The quarterly numbers look strong."],
+    ["empty", ""],
+    ["too long", "I live in Rome. ".repeat(100)],
+  ])("%s has none", (_name, text) => {
+    expect(factKey(text)).toBeNull();
+  });
+
+  it("a pair found by its key is judged at any similarity, by the same rules", () => {
+    const next = "We moved into a house in Edinburgh last week.";
+    const previous = { content: "I live in a studio in Glasgow.", similarity: 0.05 };
+    expect(judgeUpdate(next, previous).rule).toBe("below-similarity");
+    expect(judgeUpdate(next, previous, { keyed: true })).toMatchObject({ replaces: true });
+    const sister = { content: "My sister lives in Boston.", similarity: 0.05 };
+    expect(judgeUpdate(next, sister, { keyed: true }).replaces).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
  *
  * drizzle's multi-row VALUES binds 16 parameters a row (1,600 for a batch of 100) and writes
  * each vector as JSON: building that statement took ~16 ms in Node for 100 rows, and Postgres
- * then parsed 1,600 parameters. Here: 15 arrays, a few ms to build, most of it the vectors'
+ * then parsed 1,600 parameters. Here: 16 arrays, a few ms to build, most of it the vectors'
  * text (vectorLiteral). A batch's write went from 35-45 to 21-25 ms (docs/benchmarks.md).
  */
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
@@ -32,6 +32,8 @@ export type NewRow = Pick<
   hash: string;
   /** When the fact was said or became true; null: now. */
   occurredAt: Date | null;
+  /** The attribute family its words name (updates/detect.ts, factKey). */
+  factKey: string | null;
 };
 
 type Insertable = keyof typeof memories.$inferInsert;
@@ -62,9 +64,10 @@ export function insertStatement(
     ${sql.param(rows.map((r) => r.expiresAt?.toISOString() ?? null))}::timestamptz[],
     ${sql.param(rows.map((r) => vectorLiteral(r.vector)))}::text[],
     ${sql.param(rows.map((r) => r.hash))}::text[],
-    ${sql.param(rows.map((r) => r.occurredAt?.toISOString() ?? null))}::timestamptz[]
+    ${sql.param(rows.map((r) => r.occurredAt?.toISOString() ?? null))}::timestamptz[],
+    ${sql.param(rows.map((r) => r.factKey))}::text[]
   ) AS u(id, namespace, content, metadata, tags, importance, memory_type, session_id,
-         agent_id, pinned, immutable, expires_at, embedding, content_hash, occurred_at)`;
+         agent_id, pinned, immutable, expires_at, embedding, content_hash, occurred_at, fact_key)`;
   // One expression per insertable column: a column added to the table without one here is
   // a type error, and the SELECT list follows the table's order, as drizzle's INSERT
   // column list does.
@@ -94,6 +97,7 @@ export function insertStatement(
     ann: sql`false`,
     createdBy: sql`${createdBy}::text`,
     occurredAt: sql`coalesce(u.occurred_at, now())`,
+    factKey: sql`u.fact_key`,
   };
   const columns = Object.entries(getTableColumns(memories))
     // drizzle's own rule for the INSERT column list (Column.shouldDisableInsert).

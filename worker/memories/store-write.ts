@@ -18,6 +18,7 @@ import { insertStatement } from "./insert";
 import type { Draft } from "./merge";
 import { claimVersions, type Versions } from "./namespace-version";
 import { isLive, type MemoryRecord, memoryAnswerColumns, recordFromRow } from "./rows";
+import { factKey } from "./updates/detect";
 import type { Supersession } from "./updates/plan";
 
 export interface StoreWrite {
@@ -93,6 +94,7 @@ export function storeWriteStatement(w: StoreWrite): SQL {
             immutable: d.immutable,
             expiresAt: d.expiresAt,
             occurredAt: d.input?.occurredAt ?? null,
+            factKey: factKey(d.content),
             vector: d.vector,
             hash: d.hash,
           })),
@@ -107,6 +109,7 @@ export function storeWriteStatement(w: StoreWrite): SQL {
           embedding = coalesce(d.v::vector, m.embedding),
           embedding_model = CASE WHEN d.v IS NULL THEN m.embedding_model ELSE ${w.model} END,
           content_hash = coalesce(d.hash, m.content_hash),
+          fact_key = CASE WHEN d.v IS NULL THEN m.fact_key ELSE d.fact_key END,
           tags = ARRAY(SELECT t.v FROM jsonb_array_elements_text(d.tags) WITH ORDINALITY
             AS t(v, n) ORDER BY t.n),
           metadata = d.metadata, importance = d.importance, pinned = d.pinned,
@@ -119,8 +122,9 @@ export function storeWriteStatement(w: StoreWrite): SQL {
           ${sql.param(merged.map((d) => JSON.stringify(d.metadata)))}::jsonb[],
           ${sql.param(merged.map((d) => d.importance))}::real[],
           ${sql.param(merged.map((d) => d.pinned))}::boolean[],
-          ${sql.param(merged.map((d) => d.expiresAt?.toISOString() ?? null))}::timestamptz[])
-          AS d(id, content, v, hash, tags, metadata, importance, pinned, expires_at)
+          ${sql.param(merged.map((d) => d.expiresAt?.toISOString() ?? null))}::timestamptz[],
+          ${sql.param(merged.map((d) => (d.vector.length > 0 ? factKey(d.content) : null)))}::text[])
+          AS d(id, content, v, hash, tags, metadata, importance, pinned, expires_at, fact_key)
         WHERE m.id = d.id AND m.user_id = ${w.userId} AND ${go}
         RETURNING ${returning("m")}`
       : sql`SELECT ${returning("m")} FROM ${memories} m WHERE false`;

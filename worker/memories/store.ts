@@ -51,7 +51,8 @@ import type { NewMemory } from "./store-input";
 import { DEDUP_THRESHOLD, planStore, type StoredItem } from "./store-plan";
 import { storeWriteResult, storeWriteStatement } from "./store-write";
 import { isCurrent } from "./updates/current";
-import { UPDATE_CANDIDATES, UPDATE_MIN_SIMILARITY } from "./updates/detect";
+import { factKey, UPDATE_CANDIDATES, UPDATE_MIN_SIMILARITY } from "./updates/detect";
+import { type Keyed, keyedCandidates } from "./updates/keyed";
 import { assertReplaceable, type NamedHead, namedHeads, unreplaceable } from "./updates/named";
 import {
   planReplacements,
@@ -220,7 +221,7 @@ async function attempt(
   optimistic: boolean,
 ): Promise<Attempt> {
   const probe = () => probeAll(ctx, db, inputs, vectors, hashes, named);
-  const { nearest, versions, permissions, writable } = await (ctx.timings?.measure(
+  const { nearest, keyed, versions, permissions, writable } = await (ctx.timings?.measure(
     "dedup",
     probe,
   ) ?? probe());
@@ -249,6 +250,7 @@ async function attempt(
     items: plan.items,
     drafts: plan.drafts,
     nearest,
+    keyed,
     said: inputs.map((m) => m.supersedes.map((id) => byRef.get(id) ?? heads.get(id)?.id ?? id)),
     now,
     // Under the namespaces' lock, pairs not judged before are the rules' to decide: no
@@ -297,14 +299,18 @@ async function probeAll(
   named: string[],
 ): Promise<{
   nearest: Nearest[];
+  keyed: Keyed[];
   versions: Versions;
   permissions?: Permissions;
   writable: NamedHead[];
 }> {
   const namespaces = inputs.map((m) => m.namespace);
   const detecting = inputs.some((m) => m.detectUpdates);
+  // Each detecting item's fact key: its candidates by what it is about (updates/keyed.ts).
+  const keys = inputs.map((m) => (m.detectUpdates ? factKey(m.content) : null));
   const chunk = ctx.config.DATABASE_SERIAL === "on" ? SERIAL_PROBE_CHUNK : inputs.length;
   const nearest: Nearest[] = [];
+  const keyed: Keyed[] = [];
   let versions: Versions | undefined;
   let permissions: Permissions | undefined;
   let writable: NamedHead[] | undefined;
@@ -312,6 +318,7 @@ async function probeAll(
     const to = from + chunk;
     const found = await db.execute<{
       nearest: Nearest[];
+      keyed?: Keyed[];
       versions: Versions;
       permissions?: Permissions;
       writable?: NamedHead[];
@@ -323,18 +330,21 @@ async function probeAll(
         vectors: vectors.slice(from, to),
         hashes: hashes.slice(from, to),
         detecting,
+        keys: keys.slice(from, to),
         // The first statement checks the named ids, beside the versions.
         named: from === 0 ? named : [],
       }),
     );
     const row = found.rows[0];
     nearest.push(...(row?.nearest ?? []));
+    keyed.push(...(row?.keyed ?? []));
     versions ??= row?.versions ?? {};
     permissions ??= row?.permissions;
     writable ??= row?.writable ?? [];
   }
   return {
     nearest,
+    keyed,
     versions: versions ?? {},
     ...(permissions ? { permissions } : {}),
     writable: writable ?? [],
@@ -351,6 +361,8 @@ interface Probe {
   hashes: string[];
   /** Some item detects replacements: its nearest few are wanted, not just a duplicate. */
   detecting: boolean;
+  /** The probed items' fact keys (null: none, or no detection). */
+  keys: Array<string | null>;
   /** Ids named in `supersedes`, to check. */
   named: string[];
 }
@@ -362,7 +374,7 @@ interface Probe {
  */
 function probeStatement(
   ctx: DomainContext,
-  { batchNamespaces, first, namespaces, vectors, hashes, detecting, named }: Probe,
+  { batchNamespaces, first, namespaces, vectors, hashes, detecting, keys, named }: Probe,
 ): SQL {
   // The depth is set by the probes' own relation, before any HNSW scan starts (ann.ts,
   // annQueryVector, says how), and ends with the statement's transaction.
@@ -385,9 +397,12 @@ function probeStatement(
   });
   const { grant } = ctx;
   const writable = named.length > 0 ? sql`, ${namedHeads(ctx, named)} AS writable` : sql``;
+  const keyed = keys.some((k) => k !== null)
+    ? sql`, ${keyedCandidates(ctx.userId, first, namespaces, keys)} AS keyed`
+    : sql``;
   return sql`SELECT
     (SELECT coalesce(json_agg(n), '[]') FROM (${nearest}) n) AS nearest,
     ${readVersions(ctx.userId, batchNamespaces)} AS versions
     ${grant ? sql`, ${permissionsOf({ userId: ctx.userId, grant }, batchNamespaces)} AS permissions` : sql``}
-    ${writable}`;
+    ${writable} ${keyed}`;
 }

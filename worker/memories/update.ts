@@ -22,6 +22,7 @@ import { grantedNamespace } from "../sharing/scope";
 import * as f from "./fields";
 import { liveMemory, type MemoryJson, memoryColumns, recordFromRow, toMemory } from "./rows";
 import { replacementColumns } from "./updates/current";
+import { factKey } from "./updates/detect";
 import { refusedWrite, writeRefusalOf, writeRefusalsOf } from "./write-refusal";
 
 const UPDATABLE = [
@@ -122,6 +123,7 @@ async function writeUpdate(
     set.embedding = vector;
     set.embeddingModel = ctx.embedder.model;
     set.contentHash = await sha256Hex(patch.content);
+    set.factKey = factKey(patch.content);
     changes.content = patch.content;
   }
   // History holds the changed fields only: tags count when sent, or when a metadata

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { bgeEndpoint, bgeWallet } from "../../bge-worker";
-import { expectStatus, ids, type Json, sorted, type Wallet } from "../../helpers";
+import { expectStatus, ids, type Json, newWallet, sorted, type Wallet } from "../../helpers";
 import { as, grant } from "../sharing/fixtures";
 
 beforeAll(() => {
@@ -112,6 +112,31 @@ describe("updates noticed at store", () => {
       memory_type: "correction",
     });
     expect(now.memory.supersedes).toEqual([old]);
+  });
+});
+
+describe("with the lexical embedder", () => {
+  it("a new wording that shares no word with the old is found by its fact key", async () => {
+    // The suite's own Worker embeds lexically: these two score near 0, and only their key
+    // (both about where the user lives) makes the old one a candidate.
+    const w = newWallet();
+    const old = (await store(w, "I live in a studio in Glasgow.")).id;
+    await store(w, "The quarterly numbers look strong.");
+    const now = await store(w, "We moved into a house in Edinburgh last week.");
+    expect(now.memory.supersedes).toEqual([old]);
+    const [relation] = await w.relationsOf(now.id);
+    expect(relation.metadata).toMatchObject({
+      detected_by: "rules",
+      rule: "same-attribute:residence",
+    });
+    expect(relation.metadata.similarity).toBeLessThan(0.5);
+  });
+
+  it("a key shared with another person's fact is no key: both stay", async () => {
+    const w = newWallet();
+    const a = (await store(w, "I live in a studio in Glasgow.")).id;
+    const b = (await store(w, "My sister lives in Boston.")).id;
+    expect(sorted(await current(w))).toEqual(sorted([a, b]));
   });
 });
 

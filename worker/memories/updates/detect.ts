@@ -159,16 +159,43 @@ function calendarDates(text: string): Set<string> {
 const WEAK_PAIR_SIMILARITY = 0.7;
 
 /**
+ * A fact's key: the attribute family its words name most strongly (a strong word, the first
+ * family of the lexicon on a tie), when the fact is about the user, now: null for another
+ * person's fact, a past-scoped one, a long text, or one that names no family strongly. The
+ * store keeps it (memories.fact_key), and a new fact is judged against the current memories
+ * of its key as well as against its nearest ones: the key finds an old wording that shares no
+ * word with the new one, which a lexical embedder cannot.
+ */
+export function factKey(text: string): string | null {
+  try {
+    if (typeof text !== "string" || text.length > MAX_NEXT_CHARS) return null;
+    const a = analyze(text);
+    if (a.others.size > 0 || a.hard || (a.soft && !a.event)) return null;
+    let best: string | null = null;
+    for (const def of FAMILIES) {
+      const hit = a.families.get(def.name);
+      if (hit && hit.strength >= 2) {
+        best = def.name;
+        break;
+      }
+    }
+    return best;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Whether `next` (the newer fact) gives a new value for the same thing as `previous` (older), so `next` supersedes it.
  * `correction`: the newer memory was stored with memory_type "correction": the caller says it corrects something, so a looser bar applies (still never across persons or times).
  */
 export function judgeUpdate(
   next: string,
   previous: UpdateCandidate,
-  options?: { correction?: boolean },
+  options?: JudgeOptions,
 ): UpdateVerdict {
   try {
-    return judge(next, previous, options?.correction === true);
+    return judge(next, previous, options?.correction === true, options?.keyed === true);
   } catch {
     return refuse("error");
   }
@@ -182,12 +209,27 @@ function round(x: number): number {
   return Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;
 }
 
-function judge(next: string, previous: UpdateCandidate, correction: boolean): UpdateVerdict {
+export interface JudgeOptions {
+  correction?: boolean;
+  /**
+   * The older memory was found by its fact key (factKey: the same attribute family as the
+   * newer text's), not by its similarity: the similarity floor does not apply. With a lexical
+   * embedder, two wordings of one fact share no words and score near 0.
+   */
+  keyed?: boolean;
+}
+
+function judge(
+  next: string,
+  previous: UpdateCandidate,
+  correction: boolean,
+  keyed: boolean,
+): UpdateVerdict {
   const prev = previous?.content;
   const sim = previous?.similarity;
   if (typeof next !== "string" || typeof prev !== "string") return refuse("invalid-input");
   if (typeof sim !== "number" || !Number.isFinite(sim)) return refuse("invalid-similarity");
-  if (sim < UPDATE_MIN_SIMILARITY) return refuse("below-similarity");
+  if (sim < UPDATE_MIN_SIMILARITY && !keyed) return refuse("below-similarity");
   if (prev.length > MAX_PREVIOUS_CHARS || next.length > MAX_NEXT_CHARS) return refuse("too-long");
   const a = analyze(prev);
   const b = analyze(next);

@@ -19,7 +19,8 @@ import type { Draft, Nearest } from "../merge";
 import type { MemoryRecord } from "../rows";
 import type { NewMemory } from "../store-input";
 import type { StoredItem } from "../store-plan";
-import { judgeUpdate, UPDATE_MIN_SIMILARITY } from "./detect";
+import { factKey, judgeUpdate, UPDATE_MIN_SIMILARITY } from "./detect";
+import type { Keyed } from "./keyed";
 
 export interface Supersession {
   sourceId: string;
@@ -33,6 +34,8 @@ interface Candidate {
   content: string;
   similarity: number;
   occurredAt: number;
+  /** Found by its fact key (keyed.ts) only, not among the nearest. */
+  keyed: boolean;
 }
 
 const dot = (a: number[], b: number[]) => {
@@ -55,7 +58,9 @@ export type UpdateJudge = (pairs: UpdatePair[]) => Promise<JudgedPair[]>;
 export type { JudgedPair, UpdatePair };
 
 export const rulesJudge: UpdateJudge = async (pairs) =>
-  pairs.map((p) => judgeUpdate(p.next, p.previous, { correction: p.correction }));
+  pairs.map((p) =>
+    judgeUpdate(p.next, p.previous, { correction: p.correction, keyed: p.keyed === true }),
+  );
 
 export interface ReplacementInput {
   inputs: NewMemory[];
@@ -64,6 +69,8 @@ export interface ReplacementInput {
   drafts: Map<string, Draft>;
   /** The probe's neighbours, best first per item (`i`). */
   nearest: Nearest[];
+  /** The probe's memories of each item's fact key (keyed.ts). */
+  keyed?: Keyed[];
   /** Each item's said `supersedes`, as memory ids (import references resolved). */
   said: string[][];
   now: number;
@@ -84,20 +91,23 @@ export async function planReplacements({
   items,
   drafts,
   nearest,
+  keyed = [],
   said,
   now,
   judge = rulesJudge,
 }: ReplacementInput): Promise<Supersession[]> {
-  const neighbours = new Map<number, Nearest[]>();
-  for (const row of nearest) {
+  const neighbours = new Map<number, Array<Nearest | Keyed>>();
+  for (const row of [...nearest, ...keyed]) {
     const i = Number(row.i);
     neighbours.set(i, [...(neighbours.get(i) ?? []), row]);
   }
+  const keys = inputs.map((m) => (m.detectUpdates ? factKey(m.content) : null));
+  const batch: Batch = { inputs, vectors, items, drafts, neighbours, keys, now };
   const questions: Question[] = [];
   for (const [i, input] of inputs.entries()) {
     const item = items[i];
     if (!item || item.deduplicated || !input.detectUpdates) continue;
-    for (const candidate of candidatesOf(i, inputs, vectors, items, drafts, neighbours, now)) {
+    for (const candidate of candidatesOf(i, batch)) {
       // The later fact supersedes the earlier; at the same time, the one stored now. A memory
       // without occurred_at occurs as it is stored: after everything stored before it, even
       // a store that began later and committed first (its occurred_at is the database's now).
@@ -115,11 +125,13 @@ export async function planReplacements({
                   next: input.content,
                   previous: { content: candidate.content, similarity: candidate.similarity },
                   correction: input.memoryType === "correction",
+                  keyed: candidate.keyed,
                 }
               : {
                   next: candidate.content,
                   previous: { content: input.content, similarity: candidate.similarity },
                   correction: false,
+                  keyed: candidate.keyed,
                 };
           }),
         )
@@ -171,36 +183,52 @@ export async function planReplacements({
  * Item `i`'s candidates: its nearest current memories from the probe, and the earlier new
  * items of the batch, in its namespace and scope, at UPDATE_MIN_SIMILARITY or more.
  */
+/** What candidatesOf reads of a store. */
+interface Batch {
+  inputs: NewMemory[];
+  vectors: number[][];
+  items: StoredItem[];
+  drafts: Map<string, Draft>;
+  neighbours: Map<number, Array<Nearest | Keyed>>;
+  /** Each item's fact key (detect.ts), null without one or without detection. */
+  keys: Array<string | null>;
+  now: number;
+}
+
 function candidatesOf(
   i: number,
-  inputs: NewMemory[],
-  vectors: number[][],
-  items: StoredItem[],
-  drafts: Map<string, Draft>,
-  neighbours: Map<number, Nearest[]>,
-  now: number,
+  { inputs, vectors, items, drafts, neighbours, keys, now }: Batch,
 ): Candidate[] {
   const input = inputs[i] as NewMemory;
   const item = items[i] as StoredItem;
+  const rows = neighbours.get(i) ?? [];
+  // A memory both near and of the key keeps its similarity: it is judged as a neighbour.
+  const near = new Map(rows.flatMap((r) => ("similarity" in r ? [[r.id, r] as const] : [])));
+  const seen = new Set<string>();
   const candidates: Candidate[] = [];
-  for (const row of neighbours.get(i) ?? []) {
-    const similarity = Number(row.similarity);
+  for (const row of rows) {
+    const neighbour = near.get(row.id);
+    const similarity = neighbour ? Number(neighbour.similarity) : 0;
+    const keyed = !neighbour;
     if (
+      seen.has(row.id) ||
       row.id === item.id ||
       row.pinned ||
       row.immutable ||
       drafts.get(row.id)?.dirty ||
-      similarity < UPDATE_MIN_SIMILARITY ||
+      (!keyed && similarity < UPDATE_MIN_SIMILARITY) ||
       (row.session_id ?? null) !== input.sessionId ||
       (row.agent_id ?? null) !== input.agentId
     ) {
       continue;
     }
+    seen.add(row.id);
     candidates.push({
       id: row.id,
       content: row.content,
       similarity,
       occurredAt: new Date(row.occurred_at).getTime(),
+      keyed,
     });
   }
   for (const [j, earlier] of inputs.slice(0, i).entries()) {
@@ -218,12 +246,15 @@ function candidatesOf(
       continue;
     }
     const similarity = dot(vectors[j] ?? [], vectors[i] ?? []);
-    if (similarity < UPDATE_MIN_SIMILARITY) continue;
+    // An earlier item of the same key is a candidate at any similarity, as in the database.
+    const keyed = similarity < UPDATE_MIN_SIMILARITY;
+    if (keyed && (keys[i] === null || keys[i] !== keys[j])) continue;
     candidates.push({
       id: other.id,
       content: earlier.content,
       similarity,
       occurredAt: earlier.occurredAt?.getTime() ?? now,
+      keyed,
     });
   }
   return candidates;
