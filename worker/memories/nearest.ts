@@ -1,6 +1,7 @@
 /**
  * The nearest live memories of many probe vectors at once, within one wallet: deduplication
- * (the nearest at cosine ≥ 0.95) and auto_relate (the 3 nearest at ≥ 0.75) ask this. How
+ * (the nearest at cosine ≥ 0.95, or with replacement detection the 5 nearest current ones at
+ * ≥ 0.5: memories/updates/plan.ts) and auto_relate (the 3 nearest at ≥ 0.75) ask this. How
  * each scope is searched is ann.ts's rule:
  *
  * - Scopes of at most EXACT_SCAN_MAX memories, and the backlog of larger ones, are compared
