@@ -172,9 +172,10 @@ export const memories = pgTable(
     index("memories_ann_backlog_idx")
       .on(t.userId, t.namespace)
       .where(sql`${t.deletedAt} IS NULL AND NOT ${t.ann}`),
-    // A namespace's live memories of one fact key: the store's replacement candidates.
+    // A namespace's live memories of one fact key, latest first: the store's replacement
+    // candidates, read in this order up to the few it wants however many share the key.
     index("memories_fact_key_idx")
-      .on(t.userId, t.namespace, t.factKey)
+      .on(t.userId, t.namespace, t.factKey, t.occurredAt.desc())
       .where(sql`${t.deletedAt} IS NULL AND ${t.factKey} IS NOT NULL`),
     // Live rows with an expiry: a list's total is memory_counts minus those expired by now.
     index("memories_user_expiring_idx")
