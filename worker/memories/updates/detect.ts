@@ -136,6 +136,37 @@ function sameOpening(a: string, b: string): string | undefined {
   return /^(?:i|i'm|i've|my|me|we|we're|our|us|the user|user)\b/.test(ha) ? undefined : ha;
 }
 
+/**
+ * A leading speaker label, as a transcript stores a turn ("Caroline: …", "[1:56 pm on 8 May,
+ * 2023] Caroline: …"): a name of one to three capitalised words, then a colon.
+ */
+const SPEAKER_LABEL =
+  /^\s*(?:\[[^\]]{1,80}\]\s*)?(\p{Lu}[\p{L}'’.-]*(?:\s\p{Lu}[\p{L}'’.-]*){0,2})\s*:\s/u;
+
+/** The speaker a text's label names, lower-case, or undefined without one. */
+function speakerOf(text: string): string | undefined {
+  return SPEAKER_LABEL.exec(text.slice(0, 120))?.[1]?.toLowerCase();
+}
+
+/** A sentence's end: not the dot of a title or a common abbreviation ("Dr. Levine"). */
+const SENTENCE_END =
+  /(?<!\b(?:dr|st|mr|mrs|ms|jr|sr|prof|mt|no|vs|etc|inc|ltd|co|ave|rd|e\.g|i\.e))[.!;]+(?:\s+|$)/iu;
+
+/** More sentences than this is several things said, not one fact. */
+const MAX_SENTENCES = 2;
+
+/**
+ * Why a text is no single fact to replace or be replaced, or undefined: a question asks
+ * rather than states, and three sentences or more (a chat turn, a note) say several things;
+ * replacing the whole for one of them would hide the others.
+ */
+function notAFact(text: string): string | undefined {
+  const s = text.length > 1000 ? text.slice(0, 1000) : text;
+  if (s.includes("?")) return "question";
+  const sentences = s.split(SENTENCE_END).filter((part) => /\p{L}{2}/u.test(part));
+  return sentences.length > MAX_SENTENCES ? "several-facts" : undefined;
+}
+
 /** The years a text names (1900-2099). */
 function years(text: string): Set<string> {
   return new Set(
@@ -168,7 +199,7 @@ const WEAK_PAIR_SIMILARITY = 0.7;
  */
 export function factKey(text: string): string | null {
   try {
-    if (typeof text !== "string" || text.length > MAX_NEXT_CHARS) return null;
+    if (typeof text !== "string" || text.length > MAX_NEXT_CHARS || notAFact(text)) return null;
     const a = analyze(text);
     if (a.others.size > 0 || a.hard || (a.soft && !a.event)) return null;
     let best: string | null = null;
@@ -231,6 +262,13 @@ function judge(
   if (typeof sim !== "number" || !Number.isFinite(sim)) return refuse("invalid-similarity");
   if (sim < UPDATE_MIN_SIMILARITY && !keyed) return refuse("below-similarity");
   if (prev.length > MAX_PREVIOUS_CHARS || next.length > MAX_NEXT_CHARS) return refuse("too-long");
+  // A conversation's turns are not single facts (a question, several sentences), and a turn's
+  // "I" is its speaker's: two speakers are two people. (A label on one text only is read as a
+  // heading, "Correction: …", not as someone else's words.)
+  const turn = notAFact(prev) ?? notAFact(next);
+  if (turn) return refuse(turn);
+  const [sa, sb] = [speakerOf(prev), speakerOf(next)];
+  if (sa && sb && sa !== sb) return refuse("other-person:speaker");
   const a = analyze(prev);
   const b = analyze(next);
   if (a.words === 0 || b.words === 0) return refuse("empty");
