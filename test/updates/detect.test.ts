@@ -337,3 +337,27 @@ describe("factKey", () => {
     expect(judgeUpdate(next, sister, { keyed: true }).replaces).toBe(false);
   });
 });
+
+describe("what is no single fact", () => {
+  const previous = { content: "I live in a studio in Glasgow.", similarity: 0.8 };
+  it.each([
+    ["a question", "Did we move to Edinburgh last week?", "question"],
+    ["three sentences", "We moved to Edinburgh. The flat is big. Work is close.", "several-facts"],
+    [
+      "a transcript's turn",
+      "[1:56 pm on 8 May, 2023] Caroline: We moved into a house in Edinburgh last week.",
+      "transcript-turn",
+    ],
+  ])("%s neither replaces nor is replaced", (_name, text, rule) => {
+    expect(judgeUpdate(text, previous)).toMatchObject({ replaces: false, rule });
+    expect(judgeUpdate(previous.content, { content: text, similarity: 0.8 }).replaces).toBe(false);
+    expect(factKey(text)).toBeNull();
+  });
+
+  it("a title's dot ends no sentence, and a heading is no speaker", () => {
+    const next = "Correction: my dentist is Dr. Levine in St. Louis now.";
+    const old = { content: "My dentist is Dr. Okafor.", similarity: 0.8 };
+    expect(judgeUpdate(next, old).rule).not.toBe("several-facts");
+    expect(judgeUpdate(next, old).rule).not.toBe("transcript-turn");
+  });
+});

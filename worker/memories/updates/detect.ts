@@ -137,16 +137,11 @@ function sameOpening(a: string, b: string): string | undefined {
 }
 
 /**
- * A leading speaker label, as a transcript stores a turn ("Caroline: …", "[1:56 pm on 8 May,
- * 2023] Caroline: …"): a name of one to three capitalised words, then a colon.
+ * A transcript's turn, as a conversation is stored message by message: a timestamp in
+ * brackets, then a speaker's name and a colon ("[1:56 pm on 8 May, 2023] Caroline: …").
  */
-const SPEAKER_LABEL =
-  /^\s*(?:\[[^\]]{1,80}\]\s*)?(\p{Lu}[\p{L}'’.-]*(?:\s\p{Lu}[\p{L}'’.-]*){0,2})\s*:\s/u;
-
-/** The speaker a text's label names, lower-case, or undefined without one. */
-function speakerOf(text: string): string | undefined {
-  return SPEAKER_LABEL.exec(text.slice(0, 120))?.[1]?.toLowerCase();
-}
+const TRANSCRIPT_TURN =
+  /^\s*\[[^\]]{1,80}\]\s*[\p{L}][\p{L}'’.-]*(?:\s[\p{L}][\p{L}'’.-]*){0,2}\s*:\s/u;
 
 /** A sentence's end: not the dot of a title or a common abbreviation ("Dr. Levine"). */
 const SENTENCE_END =
@@ -157,11 +152,14 @@ const MAX_SENTENCES = 2;
 
 /**
  * Why a text is no single fact to replace or be replaced, or undefined: a question asks
- * rather than states, and three sentences or more (a chat turn, a note) say several things;
- * replacing the whole for one of them would hide the others.
+ * rather than states; three sentences or more (a note) say several things, and replacing the
+ * whole for one of them would hide the others; a transcript's turn is a message, whose "I" is
+ * its speaker's and whose words are as often chatter as fact (ingest and extract turn a
+ * conversation into facts, which are judged).
  */
 function notAFact(text: string): string | undefined {
   const s = text.length > 1000 ? text.slice(0, 1000) : text;
+  if (TRANSCRIPT_TURN.test(s)) return "transcript-turn";
   if (s.includes("?")) return "question";
   const sentences = s.split(SENTENCE_END).filter((part) => /\p{L}{2}/u.test(part));
   return sentences.length > MAX_SENTENCES ? "several-facts" : undefined;
@@ -262,13 +260,9 @@ function judge(
   if (typeof sim !== "number" || !Number.isFinite(sim)) return refuse("invalid-similarity");
   if (sim < UPDATE_MIN_SIMILARITY && !keyed) return refuse("below-similarity");
   if (prev.length > MAX_PREVIOUS_CHARS || next.length > MAX_NEXT_CHARS) return refuse("too-long");
-  // A conversation's turns are not single facts (a question, several sentences), and a turn's
-  // "I" is its speaker's: two speakers are two people. (A label on one text only is read as a
-  // heading, "Correction: …", not as someone else's words.)
+  // A question, several sentences, or a transcript's turn is no single fact (notAFact).
   const turn = notAFact(prev) ?? notAFact(next);
   if (turn) return refuse(turn);
-  const [sa, sb] = [speakerOf(prev), speakerOf(next)];
-  if (sa && sb && sa !== sb) return refuse("other-person:speaker");
   const a = analyze(prev);
   const b = analyze(next);
   if (a.words === 0 || b.words === 0) return refuse("empty");
