@@ -136,6 +136,15 @@ function sameOpening(a: string, b: string): string | undefined {
   return /^(?:i|i'm|i've|my|me|we|we're|our|us|the user|user)\b/.test(ha) ? undefined : ha;
 }
 
+/** The user in any person: "I", "my", "we", "our", "the user"… */
+const USER_WORDS =
+  /(?:^|[^\p{L}'’])(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself|we|we're|we’re|we've|we’ve|our|ours|us|the user|the user's|the user’s)(?=$|[^\p{L}'’])/iu;
+
+/** Whether a text is about the user (its first person, or "the user"). */
+function aboutUser(text: string): boolean {
+  return USER_WORDS.test(text.length > 1000 ? text.slice(0, 1000) : text);
+}
+
 /**
  * A transcript's turn, as a conversation is stored message by message: a timestamp in
  * brackets, then a speaker's name and a colon ("[1:56 pm on 8 May, 2023] Caroline: …").
@@ -197,7 +206,8 @@ const WEAK_PAIR_SIMILARITY = 0.7;
  */
 export function factKey(text: string): string | null {
   try {
-    if (typeof text !== "string" || text.length > MAX_NEXT_CHARS || notAFact(text)) return null;
+    if (typeof text !== "string" || text.length > MAX_NEXT_CHARS) return null;
+    if (notAFact(text) || !aboutUser(text)) return null;
     const a = analyze(text);
     if (a.others.size > 0 || a.hard || (a.soft && !a.event)) return null;
     let best: string | null = null;
@@ -258,7 +268,11 @@ function judge(
   const sim = previous?.similarity;
   if (typeof next !== "string" || typeof prev !== "string") return refuse("invalid-input");
   if (typeof sim !== "number" || !Number.isFinite(sim)) return refuse("invalid-similarity");
-  if (sim < UPDATE_MIN_SIMILARITY && !keyed) return refuse("below-similarity");
+  // By key alone, only facts about the user: an impersonal text's family word ("the team
+  // channel", "the coffee shop") names what it mentions, not an attribute of anyone.
+  if (sim < UPDATE_MIN_SIMILARITY && !(keyed && aboutUser(prev) && aboutUser(next))) {
+    return refuse("below-similarity");
+  }
   if (prev.length > MAX_PREVIOUS_CHARS || next.length > MAX_NEXT_CHARS) return refuse("too-long");
   // A question, several sentences, or a transcript's turn is no single fact (notAFact).
   const turn = notAFact(prev) ?? notAFact(next);
