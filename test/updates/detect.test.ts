@@ -354,6 +354,19 @@ describe("what is no single fact", () => {
     expect(factKey(text)).toBeNull();
   });
 
+  it("what the user learned is about something else", () => {
+    const next = "These days I follow a high-protein diet.";
+    const learned = {
+      content: "I learned that flamingos are pink because of their food.",
+      similarity: 0.6,
+    };
+    expect(judgeUpdate(next, learned)).toMatchObject({
+      replaces: false,
+      rule: "other-thing:reported",
+    });
+    expect(factKey(learned.content)).toBeNull();
+  });
+
   it("a title's dot ends no sentence, and a heading is no speaker", () => {
     const next = "Correction: my dentist is Dr. Levine in St. Louis now.";
     const old = { content: "My dentist is Dr. Okafor.", similarity: 0.8 };

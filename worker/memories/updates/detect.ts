@@ -140,6 +140,13 @@ function sameOpening(a: string, b: string): string | undefined {
 const USER_WORDS =
   /(?:^|[^\p{L}'’])(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself|we|we're|we’re|we've|we’ve|our|ours|us|the user|the user's|the user’s)(?=$|[^\p{L}'’])/iu;
 
+/**
+ * Something the user learned, read or thinks ("I learned that …", "we read about …"): the fact
+ * is the clause that follows, about something else, not an attribute of the user.
+ */
+const REPORTED =
+  /(?:^|[^\p{L}])(?:i|we|the user)\s+(?:just\s+|recently\s+)?(?:learned|learnt|read|heard|saw|noticed|found out|discovered|think|thought|believe|know|knew|remember|realized|realised|wonder|wondered|guess)\s+(?:that|how|why|about|what)(?=$|[^\p{L}])/iu;
+
 /** Whether a text is about the user (its first person, or "the user"). */
 function aboutUser(text: string): boolean {
   return USER_WORDS.test(text.length > 1000 ? text.slice(0, 1000) : text);
@@ -207,7 +214,7 @@ const WEAK_PAIR_SIMILARITY = 0.7;
 export function factKey(text: string): string | null {
   try {
     if (typeof text !== "string" || text.length > MAX_NEXT_CHARS) return null;
-    if (notAFact(text) || !aboutUser(text)) return null;
+    if (notAFact(text) || !aboutUser(text) || REPORTED.test(text)) return null;
     const a = analyze(text);
     if (a.others.size > 0 || a.hard || (a.soft && !a.event)) return null;
     let best: string | null = null;
@@ -277,6 +284,8 @@ function judge(
   // A question, several sentences, or a transcript's turn is no single fact (notAFact).
   const turn = notAFact(prev) ?? notAFact(next);
   if (turn) return refuse(turn);
+  // "I learned that flamingos are pink because of their food" is about flamingos.
+  if (REPORTED.test(prev) || REPORTED.test(next)) return refuse("other-thing:reported");
   const a = analyze(prev);
   const b = analyze(next);
   if (a.words === 0 || b.words === 0) return refuse("empty");
