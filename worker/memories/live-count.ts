@@ -7,10 +7,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { memories, memoryCounts } from "../../schema/tables";
 import type { DbOrTx } from "../db/client";
-import { undeletedMemory } from "./rows";
-
-const LIVE = (alias: string) =>
-  `${alias}.deleted_at IS NULL AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > now())`;
+import { isLiveAs, undeletedMemory } from "./rows";
 
 /** A wallet's memory_counts rows are folded into one per namespace above this many. */
 const FOLD_ABOVE = 32;
@@ -44,7 +41,7 @@ export function liveTotalColumns(userId: string, namespace?: string, withReplace
     : sql`- (SELECT count(DISTINCT r.target_id) FROM relations r
         JOIN memories t ON t.id = r.target_id JOIN memories s ON s.id = r.source_id
         WHERE r.user_id = ${userId} AND r.relation_type = 'supersedes'
-          AND ${sql.raw(LIVE("t"))} AND ${sql.raw(LIVE("s"))}
+          AND ${isLiveAs("t")} AND ${isLiveAs("s")}
           ${namespace === undefined ? sql`` : sql`AND t.namespace = ${namespace}`})::int`;
   return sql`${countedLive(userId, namespace)}
       - (SELECT count(*) FROM ${memories}

@@ -196,9 +196,13 @@ export function liveMemory(scope: Scope): SQL {
  * The same liveness test for an aliased memories table (the other end of a relation): not
  * soft-deleted, not expired. Ownership is checked on the relation itself.
  */
-export function isLive(m: { deletedAt: AnyColumn; expiresAt: AnyColumn }): SQL {
+export function isLive(m: { deletedAt: AnyColumn | SQL; expiresAt: AnyColumn | SQL }): SQL {
   return sql`${m.deletedAt} IS NULL AND (${m.expiresAt} IS NULL OR ${m.expiresAt} > now())`;
 }
+
+/** isLive of a memories table under a raw alias (`s` in `JOIN memories s`). */
+export const isLiveAs = (alias: string): SQL =>
+  isLive({ deletedAt: sql.raw(`${alias}.deleted_at`), expiresAt: sql.raw(`${alias}.expires_at`) });
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -15,6 +15,7 @@
  */
 import { type AnyColumn, type SQL, sql } from "drizzle-orm";
 import { grantedNamespace, type Scope } from "../../sharing/scope";
+import { isLiveAs } from "../rows";
 
 /** What a read asks of replacement: whether to keep replaced memories, and at which time. */
 export interface Currency {
@@ -23,11 +24,6 @@ export interface Currency {
   /** What was current at this time (default: now). */
   asOf?: Date;
 }
-
-const liveSource = (alias: string) =>
-  sql.raw(
-    `${alias}.deleted_at IS NULL AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > now())`,
-  );
 
 /**
  * True for a memory (its `id` and `occurred_at` columns, of the outer query) that the
@@ -43,7 +39,7 @@ export function isCurrent(
     return asOf ? sql`${occurredAt} <= ${asOf.toISOString()}::timestamptz` : sql`true`;
   }
   const replaced = sql`EXISTS (SELECT 1 FROM relations cr JOIN memories cs ON cs.id = cr.source_id
-    WHERE cr.target_id = ${id} AND cr.relation_type = 'supersedes' AND ${liveSource("cs")}
+    WHERE cr.target_id = ${id} AND cr.relation_type = 'supersedes' AND ${isLiveAs("cs")}
       ${asOf ? sql`AND cs.occurred_at <= ${asOf.toISOString()}::timestamptz` : sql``})`;
   return asOf
     ? sql`(${occurredAt} <= ${asOf.toISOString()}::timestamptz AND NOT ${replaced})`
@@ -80,7 +76,7 @@ function supersedesOf(id: AnyColumn | SQL, scope: Scope): SQL {
 
 function supersededByOf(id: AnyColumn | SQL, scope: Scope): SQL {
   return sql`(SELECT rr.source_id::text FROM relations rr JOIN memories rs ON rs.id = rr.source_id
-      WHERE rr.target_id = ${id} AND rr.relation_type = 'supersedes' AND ${liveSource("rs")}
+      WHERE rr.target_id = ${id} AND rr.relation_type = 'supersedes' AND ${isLiveAs("rs")}
         ${readable(scope, "rs")}
       ORDER BY rs.occurred_at DESC, rs.created_at DESC, rs.id DESC LIMIT 1)`;
 }

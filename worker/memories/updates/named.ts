@@ -9,7 +9,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { memories } from "../../../schema/tables";
 import type { DomainContext } from "../../context";
 import { type ApiError, notFound } from "../../errors";
-import { liveMemory } from "../rows";
+import { isLiveAs, liveMemory } from "../rows";
 import { writeRefusalOf } from "../write-refusal";
 
 /**
@@ -36,7 +36,7 @@ export function namedHeads(ctx: DomainContext, named: string[]): SQL {
       SELECT c.named, r.source_id, c.depth + 1 FROM chain c
       JOIN relations r ON r.target_id = c.id AND r.relation_type = 'supersedes'
       JOIN memories s ON s.id = r.source_id
-        AND s.deleted_at IS NULL AND (s.expires_at IS NULL OR s.expires_at > now())
+        AND ${isLiveAs("s")}
       WHERE c.depth < ${MAX_CHAIN}
     )
     SELECT coalesce(json_agg(json_build_object('named', h.named, 'id', h.id,
