@@ -15,10 +15,15 @@
  * memory_history  one row per PATCH of a memory, holding the changed fields' new values.
  * namespace_versions  a write counter per (wallet, namespace), for deduplication without locks.
  * memory_grants  a wallet's read or write grant of one of its namespaces to another wallet.
+ * memory_events   every change to a wallet's memories, relations and grants, in commit order
+ *            (the change feed, worker/changes; migration 0014's triggers write them).
+ * event_counters  the last event number of each wallet, and how far its events were pruned.
+ * webhooks / webhook_deliveries  endpoints told of a wallet's events, and their attempts.
  */
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
   customType,
@@ -345,3 +350,98 @@ export const jobFacts = pgTable(
 );
 
 export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * The change feed (docs/changes.md): one row per change to a wallet's memories, relations or
+ * grants, written by triggers (migration 0014) in the transaction of the change itself, so no
+ * write path can forget one and none costs a round trip. `seq` is the wallet's event number:
+ * NULL while the transaction runs, given at its commit by a deferred trigger that holds the
+ * wallet's event_counters row until the commit is done. Numbers are therefore in commit order,
+ * without gaps, and a reader that has seen N has seen every number below N: a transaction that
+ * started earlier but commits later gets a later number. No foreign key: rows written while a
+ * wallet is deleted (its relations' cascade) would fail one; they go with the counter row.
+ */
+export const memoryEvents = pgTable(
+  "memory_events",
+  {
+    userId: uuid("user_id").notNull(),
+    seq: bigint("seq", { mode: "number" }),
+    /** Order within one transaction (a global identity), for numbering at commit. */
+    ord: bigint("ord", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
+    id: uuid("id").notNull().defaultRandom(),
+    kind: text("kind").notNull(),
+    namespace: text("namespace").notNull(),
+    memoryId: uuid("memory_id"),
+    /** The wallet that made the change, when the statement said (else the memory's writer). */
+    createdBy: text("created_by"),
+    at: timestamp("at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .default(sql`clock_timestamp()`),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
+    /** The writing transaction (pg_current_xact_id()), to number its events at commit. */
+    txid: text("txid").notNull().default(sql`(pg_current_xact_id())::text`),
+  },
+  (t) => [
+    uniqueIndex("memory_events_seq_idx").on(t.userId, t.seq),
+    index("memory_events_pending_idx").on(t.txid).where(sql`${t.seq} IS NULL`),
+    index("memory_events_at_idx").on(t.userId, t.at),
+    // An expiry is told once per expiry time: two feed readers sweeping at once insert one.
+    uniqueIndex("memory_events_expired_idx")
+      .on(t.memoryId, sql`(${t.data}->>'expires_at')`)
+      .where(sql`${t.kind} = 'memory.expired'`),
+  ],
+);
+
+/** Per wallet: the last event number given, and the last one pruned (older cursors: 410). */
+export const eventCounters = pgTable("event_counters", {
+  userId: uuid("user_id").primaryKey(),
+  seq: bigint("seq", { mode: "number" }).notNull().default(0),
+  prunedThrough: bigint("pruned_through", { mode: "number" }).notNull().default(0),
+});
+
+/**
+ * Endpoints told of changes (docs/changes.md, "Webhooks"). `user_id` registered it and
+ * `owner_id` is whose events it hears: the same wallet, or an owner who granted `namespace`
+ * to it (the grant is checked again at every delivery). `cursor` is the last event number
+ * handed to the delivery queue.
+ */
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: belongsTo("user_id", () => users),
+    ownerId: belongsTo("owner_id", () => users),
+    url: text("url").notNull(),
+    /** Event kinds to send; empty for all. */
+    events: text("events").array().notNull().default(sql`'{}'::text[]`),
+    namespace: text("namespace"),
+    includeContent: boolean("include_content").notNull().default(false),
+    secret: text("secret").notNull(),
+    cursor: bigint("cursor", { mode: "number" }).notNull().default(0),
+    /** Since when every delivery has failed; null after any success. */
+    failingSince: timestamp("failing_since", { withTimezone: true, mode: "date" }),
+    disabledAt: timestamp("disabled_at", { withTimezone: true, mode: "date" }),
+    disabledReason: text("disabled_reason"),
+    ...timestamps,
+  },
+  (t) => [index("webhooks_owner_idx").on(t.ownerId), index("webhooks_user_idx").on(t.userId)],
+);
+
+/** One row per delivery attempt (the recent ones are kept: GET /v1/webhooks/:id/deliveries). */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    webhookId: belongsTo("webhook_id", () => webhooks),
+    eventId: uuid("event_id").notNull(),
+    kind: text("kind").notNull(),
+    attempt: integer("attempt").notNull(),
+    /** The endpoint's HTTP status, or null when no answer came (error says why). */
+    status: integer("status"),
+    ok: boolean("ok").notNull(),
+    error: text("error"),
+    latencyMs: integer("latency_ms").notNull(),
+    ...timestamps,
+  },
+  (t) => [index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt)],
+);

@@ -43,6 +43,9 @@ export const ERRORS = {
   ),
   404: errorResponse("Not found, deleted, expired, or another wallet's"),
   409: errorResponse("The memory is immutable"),
+  410: errorResponse(
+    "The cursor is older than the events kept: `details.oldest_cursor`; read the state again, then follow from `since=now`",
+  ),
   413: errorResponse("Request body over 8 MiB"),
   422: errorResponse("Invalid input: `details.issues` names each failing field"),
   429: errorResponse("Rate limit exceeded", {

@@ -4,6 +4,7 @@
  * declared match answers.
  */
 import type { Operation } from "../operation";
+import { changesOp } from "./changes";
 import { contextOp } from "./context";
 import { exportOp } from "./export";
 import { freeTierInfoOp } from "./free-tier/info";
@@ -58,6 +59,8 @@ export const V1_OPERATIONS: Operation[] = [
   listGrantsOp,
   revokeGrantOp,
   receivedGrantsOp,
+  // the change feed and webhooks (docs/changes.md)
+  changesOp,
   // /v1/memories/<word> before /v1/memories/{id}
   listMemoriesOp,
   countMemoriesOp,
