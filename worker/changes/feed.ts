@@ -40,6 +40,7 @@ export interface FeedPage {
 
 interface FeedRow extends Record<string, unknown> {
   top: number | string | null;
+  swept: number | string | null;
   pruned: number | string | null;
   events: EventRow[] | string | null;
 }
@@ -50,7 +51,10 @@ export async function readChanges(ctx: DomainContext, query: FeedQuery): Promise
   let since = query.since === "now" ? undefined : query.since;
   let fromNow = query.since === "now";
   for (;;) {
-    const page = await readOnce(ctx, query, since, fromNow);
+    let { page, swept } = await readOnce(ctx, query, since, fromNow);
+    // Expiries this read announced are numbered at its commit, after its own read: once more,
+    // so that a read after an expiry tells it (a second round trip only then).
+    if (swept) ({ page } = await readOnce(ctx, query, since, fromNow));
     if (page.changes.length > 0 || Date.now() >= deadline) return page;
     // Nothing yet: go on from where the feed ends now.
     since = page.next_cursor;
@@ -64,7 +68,7 @@ async function readOnce(
   query: FeedQuery,
   since: string | undefined,
   fromNow: boolean,
-): Promise<FeedPage> {
+): Promise<{ page: FeedPage; swept: boolean }> {
   const owner = ctx.userId;
   const after = since === undefined ? null : Number(since);
   const scope: SQL[] = [sql`ev.user_id = ${owner}::uuid`, sql`ev.seq IS NOT NULL`];
@@ -112,7 +116,7 @@ async function readOnce(
       RETURNING 1
     )
     SELECT c.seq AS top, c.pruned_through AS pruned,
-      (SELECT count(*) FROM expired) + (SELECT count(*) FROM marked) AS written,
+      (SELECT count(*) FROM expired) AS swept, (SELECT count(*) FROM marked) AS marked,
       (SELECT coalesce(json_agg(e ORDER BY e.seq), '[]'::json) FROM (
         SELECT ev.id, ev.seq, ev.kind, ev.namespace, ev.memory_id, ev.created_by, ev.at, ev.data
           ${content}
@@ -143,7 +147,10 @@ async function readOnce(
   // Fewer than a page: every event up to `top` was read (this statement saw that end), so the
   // next read starts there, past any event the filters left out.
   const next = hasMore ? (last as string) : String(fromNow ? top : Math.max(top, after ?? 0));
-  return { changes: page, next_cursor: next, has_more: hasMore };
+  return {
+    page: { changes: page, next_cursor: next, has_more: hasMore },
+    swept: Number(row?.swept ?? 0) > 0,
+  };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -14,3 +14,11 @@ export function writtenBy(wallet: string): SQL {
 export function changedVia(how: "merge" | "consolidation"): SQL {
   return sql`set_config('memory.change', ${how}, true) IS NOT NULL`;
 }
+
+/**
+ * Both, for the rest of a transaction of several statements (a consolidation): one statement
+ * of its own, where a single-statement write puts writtenBy in its WHERE instead.
+ */
+export function markTransaction(wallet: string, how: "consolidation"): SQL {
+  return sql`SELECT ${writtenBy(wallet)}, ${changedVia(how)}`;
+}

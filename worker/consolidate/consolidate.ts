@@ -22,6 +22,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories, relations } from "../../schema/tables";
+import { markTransaction } from "../changes/writer";
 import type { DomainContext } from "../context";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
@@ -114,6 +115,7 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
   const pick = (ids: string[]) => ids.flatMap((id) => members.get(id) ?? []);
   if (mode === "rule") {
     await ctx.db.transaction(async (tx) => {
+      await tx.execute(markTransaction(ctx.wallet, "consolidation"));
       for (const [i, cluster] of clusters.entries()) {
         const [survivor, ...rest] = pick(cluster.ids);
         if (!survivor) continue;
@@ -197,6 +199,7 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
   const { vectors, tokens } = await ctx.embedder.embed(syntheses.map((s) => s.content));
   result.tokens_used += tokens;
   await ctx.db.transaction(async (tx) => {
+    await tx.execute(markTransaction(ctx.wallet, "consolidation"));
     for (const [j, s] of syntheses.entries()) {
       const id = crypto.randomUUID();
       await tx.insert(memories).values({

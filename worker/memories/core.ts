@@ -6,6 +6,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories } from "../../schema/tables";
+import { writtenBy } from "../changes/writer";
 import type { DomainContext } from "../context";
 import { notFound } from "../errors";
 import * as f from "./fields";
@@ -62,6 +63,7 @@ export async function setPinned(ctx: DomainContext, id: string, pinned: boolean)
         liveMemory(ctx),
         // Unpinning needs a pinned memory (spec: 404 when not pinned).
         pinned ? undefined : eq(memories.pinned, true),
+        writtenBy(ctx.wallet),
       ),
     )
     .returning({ id: memories.id });

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { memories } from "../../schema/tables";
+import { writtenBy } from "../changes/writer";
 import type { DomainContext } from "../context";
 import { liveMemory } from "./rows";
 import { refusedWrite } from "./write-refusal";
@@ -12,7 +13,14 @@ export async function deleteMemory(ctx: DomainContext, id: string): Promise<void
   const [row] = await ctx.db
     .update(memories)
     .set({ deletedAt: sql`now()` })
-    .where(and(eq(memories.id, id), liveMemory(ctx), eq(memories.immutable, false)))
+    .where(
+      and(
+        eq(memories.id, id),
+        liveMemory(ctx),
+        eq(memories.immutable, false),
+        writtenBy(ctx.wallet),
+      ),
+    )
     .returning({ id: memories.id });
   if (row) return;
   throw await refusedWrite(ctx, id);
@@ -30,7 +38,14 @@ export async function deleteMany(ctx: DomainContext, ids: string[]): Promise<Bul
   const deleted = await ctx.db
     .update(memories)
     .set({ deletedAt: sql`now()` })
-    .where(and(inArray(memories.id, unique), liveMemory(ctx), eq(memories.immutable, false)))
+    .where(
+      and(
+        inArray(memories.id, unique),
+        liveMemory(ctx),
+        eq(memories.immutable, false),
+        writtenBy(ctx.wallet),
+      ),
+    )
     .returning({ id: memories.id });
   const done = new Set(deleted.map((r) => r.id));
   const missing = unique.filter((id) => !done.has(id));

@@ -3,6 +3,7 @@ import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { memories, relations } from "../../schema/tables";
+import { writtenBy } from "../changes/writer";
 import type { DomainContext } from "../context";
 import { ApiError, notFound } from "../errors";
 import { grantedNamespace } from "../sharing/scope";
@@ -42,6 +43,7 @@ export async function createRelation(
     WITH ends AS (
       SELECT ${memories.id} AS id FROM ${memories}
       WHERE ${memories.id} IN (${sourceId}, ${input.target_id}) AND ${liveMemory(ctx)}
+        AND ${writtenBy(ctx.wallet)}
     ),
     ins AS (${insert.getSQL()})
     SELECT ARRAY(SELECT id FROM ends) AS found, ins.* FROM (SELECT 1) one LEFT JOIN ins ON true`);
@@ -150,6 +152,7 @@ export async function deleteRelation(ctx: DomainContext, memoryId: string, relat
         eq(relations.id, relationId),
         eq(relations.userId, ctx.userId),
         or(eq(relations.sourceId, memoryId), eq(relations.targetId, memoryId)),
+        writtenBy(ctx.wallet),
       ),
     )
     .returning({ id: relations.id });

@@ -13,6 +13,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { memories, relations } from "../../schema/tables";
 import { vectorLiteral } from "../../schema/vector-literal";
+import { changedVia, writtenBy } from "../changes/writer";
 import type { Scope } from "../sharing/scope";
 import { insertStatement } from "./insert";
 import type { Draft } from "./merge";
@@ -126,6 +127,7 @@ export function storeWriteStatement(w: StoreWrite): SQL {
           ${sql.param(merged.map((d) => (d.vector.length > 0 ? factKey(d.content) : null)))}::text[])
           AS d(id, content, v, hash, tags, metadata, importance, pinned, expires_at, fact_key)
         WHERE m.id = d.id AND m.user_id = ${w.userId} AND ${go}
+          AND ${changedVia("merge")} AND ${writtenBy(w.createdBy)}
         RETURNING ${returning("m")}`
       : sql`SELECT ${returning("m")} FROM ${memories} m WHERE false`;
   // Each end is the wallet's: a new row of this statement, or one the probe found (a named

@@ -14,6 +14,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories, memoryHistory } from "../../schema/tables";
+import { writtenBy } from "../changes/writer";
 import type { DomainContext } from "../context";
 import { ApiError, immutableConflict } from "../errors";
 import { sha256Hex } from "../lib/hash";
@@ -156,7 +157,9 @@ async function writeUpdate(
   const update = ctx.db
     .update(memories)
     .set({ ...set, updatedAt: sql`now()` })
-    .where(sql`${memories.id} IN (SELECT id FROM cur WHERE NOT immutable)`)
+    .where(
+      sql`${memories.id} IN (SELECT id FROM cur WHERE NOT immutable) AND ${writtenBy(ctx.wallet)}`,
+    )
     .returning(memoryColumns);
   const tagChange = tagsIfChanged
     ? sql`CASE WHEN (SELECT tags FROM cur) IS DISTINCT FROM ${sql.param(tagsIfChanged)}::text[]
