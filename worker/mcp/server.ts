@@ -12,7 +12,7 @@ import { type Dispatch, toolRequest, toolResult, unknownTool } from "./call";
 import type { Tool } from "./tools";
 
 const INSTRUCTIONS =
-  'Long-term memory for this wallet: store what you learn (memoclaw_store), recall it by meaning (memoclaw_recall), and get a ready context block (memoclaw_context). Send x-wallet-auth or a bearer token with every request. Paid tools are free for the wallet\'s first 100 calls, then answer with x402 payment requirements: pay with _meta["x402/payment"].';
+  'Long-term memory for this wallet: store what you learn (memoclaw_store), recall it by meaning (memoclaw_recall), get a ready context block (memoclaw_context), and follow what changed (memoclaw_changes: call again with its next_cursor, and with wait to be told of the next change). Send x-wallet-auth or a bearer token with every request. Paid tools are free for the wallet\'s first 100 calls, then answer with x402 payment requirements: pay with _meta["x402/payment"].';
 
 export async function serveMcp(
   request: Request,

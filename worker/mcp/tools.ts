@@ -2,7 +2,8 @@
  * MCP tools generated from the API contract: one tool per memory operation, named as the
  * public MemoClaw MCP server names it (so agents' prompts carry over). Input schema: the
  * operation's path and query parameters and body properties, in one object; output schema:
- * its success response; description: its summary, price and how it is paid. Everything is
+ * its success response; description: its summary, price and how it is paid, and for a tool an
+ * agent calls again and again (the change feed) how to go on (AGENT_NOTES). Everything else is
  * read from the OpenAPI document the declarations produce (worker/routes); no schema is
  * written twice.
  */
@@ -17,7 +18,10 @@ import {
 
 export type { OpenApiDoc } from "../lib/openapi";
 
-/** operationId → tool name (memoclaw-mcp's names; `memoclaw_job` is ours: it has no jobs tool). */
+/**
+ * operationId → tool name (memoclaw-mcp's names; `memoclaw_job` and `memoclaw_changes` are
+ * ours: it has no jobs tool and no change feed).
+ */
 export const TOOL_NAMES: Record<string, string> = {
   storeMemory: "memoclaw_store",
   storeMemories: "memoclaw_bulk_store",
@@ -51,6 +55,16 @@ export const TOOL_NAMES: Record<string, string> = {
   listTags: "memoclaw_tags",
   getJob: "memoclaw_job",
   freeTierStatus: "memoclaw_status",
+  listChanges: "memoclaw_changes",
+};
+
+/**
+ * What an agent needs beyond the operation's own description, by operationId: how to use a
+ * tool across calls, which the contract describes per request only.
+ */
+const AGENT_NOTES: Record<string, string> = {
+  listChanges:
+    'To follow the feed, keep the answer\'s `next_cursor` and call again with `since` set to it: each call answers the events after the last one seen, none twice. While `has_more` is true, call again at once. To be told of the next change, pass `wait` (seconds, up to 25): the call answers as soon as an event follows the cursor, or with no events once `wait` is over; then call again with the new `next_cursor`. `since: "now"` starts from the current end (only what happens from now on); no `since` starts from the oldest event kept. `kinds` is a comma-separated list of the `kind` values of the output schema (e.g. `memory.stored,memory.updated`). With `owner`, the events of the namespaces that wallet shared with you, whoever wrote them: `created_by` names the owner or the wallet that wrote through a grant.',
 };
 
 /** Where each input property goes in the HTTP request the tool call becomes. */
@@ -104,7 +118,8 @@ function describe(op: DocOperation, method: string, path: string): string {
   const paid = price
     ? ` Paid: ${price} USDC ${per}${dearer ? ` (${dearer.usd} USDC when ${dearer.when})` : ""} once the wallet's 100 free calls are used (x402: the result asks for payment; retry with _meta["x402/payment"]).`
     : " Free.";
-  return `${op.summary ?? op.operationId}.${op.description ? ` ${op.description}` : ""} (${method.toUpperCase()} ${path})${paid}`;
+  const note = AGENT_NOTES[op.operationId];
+  return `${op.summary ?? op.operationId}.${op.description ? ` ${op.description}` : ""}${note ? ` ${note}` : ""} (${method.toUpperCase()} ${path})${paid}`;
 }
 
 /** The tools of a contract document, in TOOL_NAMES order. */

@@ -26,6 +26,7 @@ describe("MCP tools through a grant", () => {
       [
         "memoclaw_batch_update",
         "memoclaw_bulk_store",
+        "memoclaw_changes",
         "memoclaw_context",
         "memoclaw_count",
         "memoclaw_delete",
