@@ -4,6 +4,7 @@
  * that carries the API's code, message and request id, so the UI can show all three.
  */
 import type { z } from "@hono/zod-openapi";
+import type { ChangeEvent as ChangeEventSchema } from "../../worker/changes/event";
 import type {
   GrantList as GrantListSchema,
   Grant as GrantSchema,
@@ -90,6 +91,20 @@ export type Grant = z.output<typeof GrantSchema>;
 export type Permission = Grant["permission"];
 /** GET /v1/grants and GET /v1/grants/received. */
 export type GrantList = z.output<typeof GrantListSchema>;
+
+/**
+ * One event of the change feed (GET /v1/changes): the type of the API's own schema
+ * (worker/changes/event.ts), type-only like Grant.
+ */
+export type ChangeEvent = z.output<typeof ChangeEventSchema>;
+export type EventKind = ChangeEvent["kind"];
+
+/** GET /v1/changes: the events after the cursor, oldest first. */
+export interface ChangePage {
+  changes: ChangeEvent[];
+  next_cursor: string;
+  has_more: boolean;
+}
 
 /** GET /v1/namespaces: the wallet's namespaces in name order, with their counts. */
 export interface NamespaceList {

@@ -18,6 +18,7 @@ import { href, navigate, type Route, useRoute } from "./router";
 import { clearSession, loadSession, type Session, saveSession } from "./session";
 import { loadShared, type SharedNamespace, saveShared } from "./shared";
 import { Wallet } from "./ui";
+import { ActivityView } from "./views/activity";
 import { GraphView } from "./views/graph";
 import { InsightsView } from "./views/insights";
 import { initialFilters, type ListFilters, MemoriesView } from "./views/memories";
@@ -34,6 +35,7 @@ const NAV: Array<{ route: Route; label: string }> = [
   { route: { view: "insights" }, label: "Insights" },
   { route: { view: "transfer" }, label: "Import & export" },
   { route: { view: "sharing" }, label: "Sharing" },
+  { route: { view: "activity" }, label: "Activity" },
 ];
 
 const TITLES: Record<Route["view"], string> = {
@@ -44,6 +46,7 @@ const TITLES: Record<Route["view"], string> = {
   insights: "Insights",
   transfer: "Import & export",
   sharing: "Sharing",
+  activity: "Activity",
 };
 
 const METHOD_LABEL: Record<Session["method"], string> = {
@@ -155,6 +158,7 @@ function App() {
           key={shared ? `${shared.owner}/${shared.namespace}` : "own"}
           route={route}
           api={api}
+          wallet={session.wallet}
           shared={shared}
           onShow={show}
           filters={filters}
@@ -173,6 +177,8 @@ function sameView(a: Route, b: Route): boolean {
 function Screen(props: {
   route: Route;
   api: Api;
+  /** The signed-in wallet. */
+  wallet: string;
   shared: SharedNamespace | null;
   onShow: (shared: SharedNamespace | null) => void;
   filters: ListFilters;
@@ -201,6 +207,8 @@ function Screen(props: {
       return <TransferView api={api} shared={shared} />;
     case "sharing":
       return <SharingView api={api} shared={shared} onShow={props.onShow} />;
+    case "activity":
+      return <ActivityView api={api} shared={shared} wallet={props.wallet} />;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Hash routes, so every screen has an address (back button, bookmarks) while the Worker only
  * ever serves `/`: #/memories, #/memory/<id>, #/query, #/graph/<id>, #/insights, #/transfer,
- * #/sharing.
+ * #/sharing, #/activity.
  */
 import { useEffect, useState } from "preact/hooks";
 
@@ -12,7 +12,8 @@ export type Route =
   | { view: "graph"; id: string | null }
   | { view: "insights" }
   | { view: "transfer" }
-  | { view: "sharing" };
+  | { view: "sharing" }
+  | { view: "activity" };
 
 export function parseRoute(hash: string): Route {
   const [, view = "", id = ""] = hash.replace(/^#/, "").split("/");
@@ -30,6 +31,8 @@ export function parseRoute(hash: string): Route {
       return { view: "transfer" };
     case "sharing":
       return { view: "sharing" };
+    case "activity":
+      return { view: "activity" };
     default:
       return { view: "memories" };
   }

@@ -19,6 +19,7 @@ export const SHARED_OPERATIONS: ReadonlyArray<readonly [method: string, path: st
     ["GET", "/v1/memories/{id}/graph", "read"],
     ["GET", "/v1/export", "read"],
     ["GET", "/v1/suggested", "read"],
+    ["GET", "/v1/changes", "read"],
     ["POST", "/v1/store", "write"],
     ["POST", "/v1/store/batch", "write"],
     ["PATCH", "/v1/memories/{id}", "write"],
