@@ -17,6 +17,8 @@
  * - neighbours: one wallet stores `--neighbour-size` memories in batches while another recalls;
  *   the importer's rate and the neighbour's recall latency.
  * - concurrency: many wallets at once, on the embedded database and DATABASE_URL's server.
+ * - changes: how soon a reader waiting on GET /v1/changes hears of a store or a PATCH, and
+ *   those writes' latencies meanwhile (Mem0 has no feed).
  * - distance (needs DATABASE_URL): each operation's latency with the database `--delay` ms away
  *   (a delay proxy, PgBouncers and wrangler of its own), and its Worker↔database round trips.
  * - paid: x402 payments settled on a local chain (paid.ts): a paid store's and a paid recall's
@@ -24,7 +26,7 @@
  *   and the mixed load of payments over a balance beside a funded payer (--mixed-rounds);
  *   once per `--block-time` (0: a block per transaction; 2: Base's block time).
  *
- * Prints one table per part and writes bench-results/{locomo|realtalk,speed}-<embedded|server>.json,
+ * Prints one table per part and writes bench-results/{locomo|realtalk,updates,speed,changes}-<embedded|server>.json,
  * neighbours-<embedded|server>.json, concurrency.json, distance.json and paid.json, then one
  * line a part: its JSON, why it was skipped, or why it failed.
  *
@@ -37,6 +39,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { ROOT } from "../local/service";
+import { runChanges } from "./changes";
 import { runConcurrency } from "./concurrency";
 import { Cleanups, runDistance } from "./distance/index";
 import { log, machine, printTable, type Table, writeJson } from "./lib/report";
@@ -52,7 +55,7 @@ import { type Stack, startStack } from "./systems/stack";
 import { runUpdates } from "./updates/index";
 
 const USAGE = `npm run bench [-- options]: the service beside Mem0 on this machine, one table per part
-on stdout and JSON in bench-results/. Parts: locomo, speed, neighbours, concurrency, paid, and
+on stdout and JSON in bench-results/. Parts: locomo, updates, speed, neighbours, changes, concurrency, paid, and
 distance (skipped without DATABASE_URL); all of them unless --only names one.
 
   npm run bench                                       # every part, sizes 1000,10000,100000
@@ -64,6 +67,7 @@ distance (skipped without DATABASE_URL); all of them unless --only names one.
   npm run bench -- --only locomo --dataset path/to/data.json --categories 1=multi-hop,2=temporal
   npm run bench -- --only locomo --hold-out conv-43   # that conversation reported apart
   npm run bench -- --locomo path/to/locomo.json --skip-mem0
+  npm run bench -- --only changes --changes-rounds 200  # writes told to a waiting feed reader
   npm run bench -- --only paid --block-time 0,2         # x402 on a local chain, Base's 2 s blocks
   DATABASE_URL=postgres://… npm run bench             # a real PostgreSQL server
   DATABASE_URL=postgres://… npm run bench -- --only distance --delay 20 --rounds 20
@@ -177,7 +181,15 @@ async function main() {
   process.on("SIGINT", () => void stop().then(() => process.exit(130)));
   try {
     const tables: Table[] = [];
-    const needsEmbedder = ["locomo", "updates", "speed", "neighbours", "concurrency", "paid"];
+    const needsEmbedder = [
+      "locomo",
+      "updates",
+      "speed",
+      "neighbours",
+      "changes",
+      "concurrency",
+      "paid",
+    ];
     if (needsEmbedder.some((p) => parts.has(p as Part))) {
       embedding = await startBenchEmbedding(args.embedder as EmbedderKind);
       if (useMem0 && !(parts.size === 1 && parts.has("paid"))) {
@@ -187,7 +199,9 @@ async function main() {
     }
     if (
       embedding &&
-      ["locomo", "updates", "speed", "neighbours", "concurrency"].some((p) => parts.has(p as Part))
+      ["locomo", "updates", "speed", "neighbours", "changes", "concurrency"].some((p) =>
+        parts.has(p as Part),
+      )
     ) {
       const running = await startStack(positive("port", args.port), {
         serverUrl: process.env.DATABASE_URL,
@@ -270,6 +284,17 @@ async function main() {
             embedder: used.label,
             command: commandLine(),
           });
+        });
+      }
+      if (parts.has("changes")) {
+        await runPart("changes", async () => {
+          const result = await runChanges({
+            baseUrl: running.baseUrl,
+            rounds: positive("changes-rounds", args["changes-rounds"]),
+          });
+          tables.push(...result.tables);
+          const json = { ...result.json, database: running.dbLabel, command: commandLine() };
+          return writeJson(out, `changes-${kind}.json`, json);
         });
       }
       // Last, with stacks of its own: the embedded default and, with DATABASE_URL, the server.

@@ -11,6 +11,7 @@ export const PARTS = [
   "speed",
   "neighbours",
   "concurrency",
+  "changes",
   "paid",
   "distance",
 ] as const;
@@ -32,6 +33,8 @@ export const OPTIONS = {
   "skip-mem0": { type: "boolean" },
   // The knowledge-update part: N updates and controls in proportion (bench/updates/).
   "updates-items": { type: "string" },
+  // The change-feed part: writes told to a waiting reader (bench/changes.ts).
+  "changes-rounds": { type: "string" },
   sizes: { type: "string" },
   queries: { type: "string" },
   // The speed part's requests timed per operation: single stores in a new wallet, and search
@@ -77,6 +80,7 @@ export const DEFAULTS = {
   "mem0-max-size": "10000",
   "neighbour-size": "10000",
   wallets: "20",
+  "changes-rounds": "100",
   delay: "20",
   "paid-calls": "20",
   concurrent: "10",
@@ -100,6 +104,7 @@ export const DEFAULTS = {
  *   goes through the HNSW graph and the vector agreement and plan are measured; Mem0 at 50.
  * - neighbours: 200 memories, two batches. concurrency: 2 wallets, 1 round (and distance
  *   1 request per operation, near and far, 5 ms apart).
+ * - changes: 3 rounds of a store and a PATCH told to a waiting reader.
  * - paid: 2 paid stores and recalls, 2 at once, 2 over the balance, 2 mixed rounds (EIP-3009
  *   and Permit2), a block per transaction.
  */
@@ -108,6 +113,7 @@ export const SMOKE = {
   conversations: "1",
   questions: "5",
   "updates-items": "5",
+  "changes-rounds": "3",
   sizes: "50,2001",
   "api-seed-max": "50",
   queries: "5",
