@@ -56,6 +56,11 @@ export default defineConfig({
                 BGE_PROBLEM: inject("bgeProblem"),
                 // The memory and relation types and half-lives, read from the spec itself.
                 SPEC_FACTS: inject("specFacts"),
+                // Webhooks as in npm run dev: http and loopback targets allowed, host names
+                // resolved by the receiver's DNS stand-in (test/webhook-receiver.ts).
+                WEBHOOK_RECEIVER_URL: inject("webhookReceiverUrl"),
+                WEBHOOKS_ALLOW_LOCAL: "on",
+                WEBHOOKS_DNS_URL: `${inject("webhookReceiverUrl")}/dns-query`,
               },
             },
           })),
@@ -101,6 +106,7 @@ export default defineConfig({
                   "@modelcontextprotocol/sdk/server/index.js",
                   "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js",
                   "@modelcontextprotocol/sdk/validation/cfworker-provider.js",
+                  "standardwebhooks",
                 ],
               },
             },

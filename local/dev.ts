@@ -80,6 +80,9 @@ async function main() {
     JWT_SECRET: devJwtSecret(),
     // wrangler dev prints a line per request of its own; REQUEST_LOG=on npm run dev shows ours.
     REQUEST_LOG: process.env.REQUEST_LOG || "off",
+    // Webhooks may target http://localhost and 127.0.0.1 here (docs/webhooks.md); never set
+    // in production, where only https to public addresses is allowed.
+    WEBHOOKS_ALLOW_LOCAL: process.env.WEBHOOKS_ALLOW_LOCAL || "on",
     ...embedder.vars,
   };
   // Every variable the Worker reads (worker/env.ts) can be set from the shell; the database

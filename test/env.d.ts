@@ -22,6 +22,13 @@ declare namespace Cloudflare {
     BGE_PROBLEM: string;
     /** JSON of the spec's facts (test/spec/parse.ts SpecFacts); read it as test/spec/facts.ts. */
     SPEC_FACTS: string;
+    /** The webhook receiver and DNS stand-in of the global setup (test/webhook-receiver.ts). */
+    WEBHOOK_RECEIVER_URL: string;
+    /** "on": webhooks may target http and loopback, as in npm run dev. */
+    WEBHOOKS_ALLOW_LOCAL: string;
+    /** The receiver's DNS-over-HTTPS stand-in. */
+    WEBHOOKS_DNS_URL: string;
+    WEBHOOKS_QUEUE: Queue;
     METER: DurableObjectNamespace<import("../worker/meter/meter-object").Meter>;
   }
 }

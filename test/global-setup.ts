@@ -6,6 +6,7 @@ import { startFakeFacilitator } from "./fake-facilitator";
 import { startFakeOpenAi } from "./fake-openai-server";
 import { startPasswordFront } from "./password-front";
 import { readSpecFacts } from "./spec/read";
+import { startWebhookReceiver } from "./webhook-receiver";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -26,6 +27,8 @@ declare module "vitest" {
     passwordFront: string;
     /** The spec's memory and relation types and half-lives (test/spec/read.ts), as JSON. */
     specFacts: string;
+    /** The webhook receiver and DNS stand-in (test/webhook-receiver.ts). */
+    webhookReceiverUrl: string;
   }
 }
 
@@ -46,6 +49,8 @@ export default async function setup(project: TestProject) {
   // test/meaning*.ts) point a Worker at this endpoint.
   const model = startModelProcess();
   const fake = await startFakeOpenAi();
+  const receiver = await startWebhookReceiver();
+  project.provide("webhookReceiverUrl", receiver.url);
   const chain = await startLocalChain({ log: (line) => console.log(`[test-chain] ${line}`) });
   const facilitator = await startFakeFacilitator(chain.rpcUrl);
   project.provide("databaseUrl", db.url);
@@ -67,6 +72,7 @@ export default async function setup(project: TestProject) {
     if (bge.ok) await bge.process.stop();
     await chain.stop();
     await fake.close();
+    await receiver.close();
     await facilitator.close();
     await front.close();
     await db.stop();

@@ -9,6 +9,7 @@ import { metering, rateLimit } from "./middleware/meter";
 import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security-headers";
 import { services } from "./middleware/services";
+import { webhookDispatch } from "./middleware/webhook-dispatch";
 import { operationFor, PAID_ROUTES, registerRoutes } from "./routes";
 
 /**
@@ -63,6 +64,8 @@ export function createApp(): OpenAPIHono<AppEnv> {
     const needsWallet = op ? op.auth === "wallet" : c.req.path.startsWith("/v1/");
     return needsWallet ? requireWallet(c, next) : next();
   });
+  // Webhooks hear of a write once its response is sent (docs/webhooks.md).
+  app.use(webhookDispatch);
 
   registerRoutes(app);
 

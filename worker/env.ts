@@ -76,6 +76,18 @@ export interface Env {
    * a jobs/message.ts JobMessage).
    */
   JOBS_QUEUE?: Queue;
+  /**
+   * Producer of the webhooks queue (worker/webhooks, docs/webhooks.md): one message per event
+   * and webhook. Without it deliveries are made in-process after the response, one attempt.
+   */
+  WEBHOOKS_QUEUE?: Queue;
+  /**
+   * `on`: webhooks may target http:// and loopback addresses (localhost, 127.0.0.0/8, ::1).
+   * npm run dev and the tests set it; never in production (docs/webhooks.md, "Safety").
+   */
+  WEBHOOKS_ALLOW_LOCAL?: string;
+  /** DNS-over-HTTPS JSON endpoint webhook hosts are resolved with; default Cloudflare's. */
+  WEBHOOKS_DNS_URL?: string;
   /** x402 payments (see payment/settings.ts): CAIP-2 network; unset: Base (eip155:8453). */
   X402_NETWORK?: string;
   /** The ERC-20 (EIP-3009) asset prices are paid in; default the network's USDC. */
@@ -128,6 +140,8 @@ const configSchema = z.object({
     1,
     "FREE_CALLS_PER_IP_PER_DAY must be at least 1 (unset it for no cap)",
   ),
+  WEBHOOKS_ALLOW_LOCAL: z.enum(["on", "off"]).optional(),
+  WEBHOOKS_DNS_URL: z.string().url().optional(),
   X402_NETWORK: z
     .string()
     .regex(/^eip155:[1-9]\d*$/, "must be a CAIP-2 EVM network id such as eip155:8453")

@@ -10,6 +10,7 @@
 import { queue } from "../queues";
 import { createApp } from "./app";
 import type { Env } from "./env";
+import { catchUpWebhooks } from "./webhooks/run";
 
 export { Meter } from "./meter/meter-object";
 
@@ -18,6 +19,9 @@ const app = createApp();
 export default {
   // Hono's fetch takes (request, env, executionCtx), the shape Workers call it with.
   fetch: app.fetch,
-  // Background jobs (async: true): the jobs queue and its dead-letter queue (queues/).
+  // Background jobs (async: true) and webhook deliveries: their queues and dead-letter
+  // queues (queues/).
   queue,
+  // Every minute (wrangler.toml [triggers]): webhooks behind their owner's feed catch up.
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(catchUpWebhooks(env)),
 } satisfies ExportedHandler<Env, unknown>;

@@ -2,6 +2,7 @@
  * The operations of the served /openapi.json as the loops over every operation read them
  * (security.test.ts, paid-work.test.ts), and a valid example body for each that takes one.
  */
+import { env } from "cloudflare:workers";
 import { type Json, MISSING_ID } from "../helpers";
 
 export interface DocOperation {
@@ -46,6 +47,8 @@ export const EXAMPLE_BODIES: Record<string, (ids: Ids) => Json> = {
   updateMemory: () => ({ content: "changed" }),
   createRelation: (ids) => ({ target_id: ids.other, relation_type: "related_to" }),
   mcp: () => ({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  // The suite's receiver (test/webhook-receiver.ts), which verifies and accepts everything.
+  createWebhook: () => ({ url: `${env.WEBHOOK_RECEIVER_URL}/hook/ok/example` }),
   grantNamespace: () => ({
     grantee: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
     namespace: "team",

@@ -36,6 +36,14 @@ import { storeOp } from "./store";
 import { storeBatchOp } from "./store/batch";
 import { suggestedOp } from "./suggested";
 import { tagsOp } from "./tags";
+import {
+  createWebhookOp,
+  deleteWebhookOp,
+  getWebhookOp,
+  listWebhooksOp,
+  testWebhookOp,
+  webhookDeliveriesOp,
+} from "./webhooks";
 
 export const V1_OPERATIONS: Operation[] = [
   freeTierInfoOp,
@@ -61,6 +69,12 @@ export const V1_OPERATIONS: Operation[] = [
   receivedGrantsOp,
   // the change feed and webhooks (docs/changes.md)
   changesOp,
+  createWebhookOp,
+  listWebhooksOp,
+  getWebhookOp,
+  deleteWebhookOp,
+  testWebhookOp,
+  webhookDeliveriesOp,
   // /v1/memories/<word> before /v1/memories/{id}
   listMemoriesOp,
   countMemoriesOp,
