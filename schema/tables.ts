@@ -18,6 +18,8 @@
  * memory_events   every change to a wallet's memories, relations and grants, in commit order
  *            (the change feed, worker/changes; migration 0014's triggers write them).
  * event_counters  the last event number of each wallet, and how far its events were pruned.
+ *            (event_pending, one row per transaction and wallet awaiting numbers at commit,
+ *            is migration 0014's own, like its triggers.)
  * webhooks / webhook_deliveries  endpoints told of a wallet's events, and their attempts.
  */
 import { sql } from "drizzle-orm";
@@ -383,6 +385,9 @@ export const memoryEvents = pgTable(
   },
   (t) => [
     uniqueIndex("memory_events_seq_idx").on(t.userId, t.seq),
+    // A grantee's share of the feed: the events of its granted namespaces, each found by its
+    // own range, and their last (the end of the feed as it may see it).
+    index("memory_events_namespace_idx").on(t.userId, t.namespace, t.seq),
     index("memory_events_pending_idx").on(t.txid).where(sql`${t.seq} IS NULL`),
     index("memory_events_at_idx").on(t.userId, t.at),
     // An expiry is told once per expiry time: two feed readers sweeping at once insert one.

@@ -51,6 +51,7 @@ ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_webhook_id_w
 ALTER TABLE "webhooks" ADD CONSTRAINT "webhooks_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhooks" ADD CONSTRAINT "webhooks_owner_id_users_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "memory_events_seq_idx" ON "memory_events" USING btree ("user_id","seq");--> statement-breakpoint
+CREATE INDEX "memory_events_namespace_idx" ON "memory_events" USING btree ("user_id","namespace","seq");--> statement-breakpoint
 CREATE INDEX "memory_events_pending_idx" ON "memory_events" USING btree ("txid") WHERE "memory_events"."seq" IS NULL;--> statement-breakpoint
 CREATE INDEX "memory_events_at_idx" ON "memory_events" USING btree ("user_id","at");--> statement-breakpoint
 CREATE UNIQUE INDEX "memory_events_expired_idx" ON "memory_events" USING btree ("memory_id",("data"->>'expires_at')) WHERE "memory_events"."kind" = 'memory.expired';--> statement-breakpoint
@@ -58,30 +59,48 @@ CREATE INDEX "webhook_deliveries_webhook_idx" ON "webhook_deliveries" USING btre
 CREATE INDEX "webhooks_owner_idx" ON "webhooks" USING btree ("owner_id");--> statement-breakpoint
 CREATE INDEX "webhooks_user_idx" ON "webhooks" USING btree ("user_id");--> statement-breakpoint
 -- The change feed's numbering (schema/tables.ts, memory_events; docs/changes.md). A change's
--- events are written with seq NULL by the triggers below; at commit, this deferred trigger
--- gives them the wallet's next numbers. The first call of a transaction numbers all of that
--- wallet's pending events of it, the others find none. The counter row it updates stays
--- locked until the commit is done, so the next transaction of the wallet numbers after this
--- one is visible: numbers follow commit order, and a reader who sees N sees all below N.
--- Taken at commit, after every row lock of the transaction, it closes no cycle of waits.
+-- events are written with seq NULL by the triggers below, and each (transaction, wallet) that
+-- writes any leaves one row in event_pending. At commit, a deferred trigger on that row gives
+-- the transaction's events of the wallet its next numbers, and removes the row. The counter row
+-- it updates stays locked until the commit is done, so the next transaction of the wallet
+-- numbers after this one is visible: numbers follow commit order, and a reader who sees N sees
+-- all below N. Taken at commit, after every row lock of the transaction, it closes no cycle of
+-- waits. (A deferred trigger has no statement form: on memory_events itself it ran once per
+-- event, and a 6,000-section import paid 6,000 calls at its commit.)
+CREATE TABLE "event_pending" (
+	"txid" text NOT NULL,
+	"user_id" uuid NOT NULL,
+	PRIMARY KEY ("txid", "user_id")
+);--> statement-breakpoint
+CREATE FUNCTION "memory_events_pending"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO event_pending (txid, user_id)
+  SELECT DISTINCT txid, user_id FROM new_rows
+  ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE TRIGGER "memory_events_pending" AFTER INSERT ON "memory_events"
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "memory_events_pending"();--> statement-breakpoint
 CREATE FUNCTION "memory_events_number"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   n bigint;
   top bigint;
 BEGIN
+  DELETE FROM event_pending WHERE txid = NEW.txid AND user_id = NEW.user_id;
   SELECT count(*) INTO n FROM memory_events
    WHERE seq IS NULL AND txid = NEW.txid AND user_id = NEW.user_id;
   IF n = 0 THEN RETURN NULL; END IF;
   INSERT INTO event_counters AS c (user_id, seq) VALUES (NEW.user_id, n)
   ON CONFLICT (user_id) DO UPDATE SET seq = c.seq + n
   RETURNING c.seq INTO top;
+  -- By ctid: the rows just read, each found directly (a join on ord had no index to use).
   UPDATE memory_events e SET seq = top - n + o.rn
-  FROM (SELECT ord, row_number() OVER (ORDER BY ord) AS rn FROM memory_events
+  FROM (SELECT ctid AS row, row_number() OVER (ORDER BY ord) AS rn FROM memory_events
          WHERE seq IS NULL AND txid = NEW.txid AND user_id = NEW.user_id) o
-  WHERE e.ord = o.ord AND e.seq IS NULL AND e.txid = NEW.txid;
+  WHERE e.ctid = o.row;
   RETURN NULL;
 END $$;--> statement-breakpoint
-CREATE CONSTRAINT TRIGGER "memory_events_number" AFTER INSERT ON "memory_events"
+CREATE CONSTRAINT TRIGGER "event_pending_number" AFTER INSERT ON "event_pending"
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "memory_events_number"();--> statement-breakpoint
 -- Who made a change, and how: a write statement may say it with
 -- set_config('memory.writer', wallet, true) (worker/changes/writer.ts), and a deduplicating

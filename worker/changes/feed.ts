@@ -71,19 +71,25 @@ async function readOnce(
 ): Promise<{ page: FeedPage; swept: boolean }> {
   const owner = ctx.userId;
   const after = since === undefined ? null : Number(since);
+  // What the caller may see: every event of its own feed, or a grantee's share of the owner's.
   const scope: SQL[] = [sql`ev.user_id = ${owner}::uuid`, sql`ev.seq IS NOT NULL`];
-  if (after !== null) scope.push(sql`ev.seq > ${after}`);
-  else if (fromNow) scope.push(sql`false`);
   if (query.namespace !== undefined) scope.push(sql`ev.namespace = ${query.namespace}`);
-  if (query.kinds && query.kinds.length > 0) {
-    scope.push(sql`ev.kind = ANY(${sql.param(query.kinds)}::text[])`);
-  }
   if (ctx.grant) {
     scope.push(grantedNamespace(ctx, sql`ev.namespace`));
-    // Of the grants of its namespaces, a grantee sees its own only.
-    scope.push(
-      sql`(ev.kind NOT LIKE 'grant.%' OR ev.data->'grant'->>'grantee' = ${ctx.grant.grantee})`,
-    );
+    // Grants are the owner's business: a grantee learns of its own from GET
+    // /v1/grants/received, and of no one else's.
+    scope.push(sql`ev.kind NOT LIKE 'grant.%'`);
+  }
+  // A grantee's end of the feed is its last visible event: the owner's own end would count
+  // the events of namespaces it was not granted (docs/changes.md, "Sharing").
+  const visibleEnd = ctx.grant
+    ? sql`(SELECT max(ev.seq) FROM memory_events ev WHERE ${sql.join(scope, sql` AND `)})`
+    : sql`c.seq`;
+  const wanted: SQL[] = [...scope];
+  if (after !== null) wanted.push(sql`ev.seq > ${after}`);
+  else if (fromNow) wanted.push(sql`false`);
+  if (query.kinds && query.kinds.length > 0) {
+    wanted.push(sql`ev.kind = ANY(${sql.param(query.kinds)}::text[])`);
   }
   const content = query.includeContent
     ? sql`, CASE WHEN m.namespace = ev.namespace THEN m.content END AS content`
@@ -115,26 +121,28 @@ async function readOnce(
       WHERE user_id = ${owner}::uuid AND pruned_through < (SELECT max(seq) FROM pruned)
       RETURNING 1
     )
-    SELECT c.seq AS top, c.pruned_through AS pruned,
+    SELECT ${visibleEnd} AS top, c.pruned_through AS pruned,
       (SELECT count(*) FROM expired) AS swept, (SELECT count(*) FROM marked) AS marked,
       (SELECT coalesce(json_agg(e ORDER BY e.seq), '[]'::json) FROM (
         SELECT ev.id, ev.seq, ev.kind, ev.namespace, ev.memory_id, ev.created_by, ev.at, ev.data
           ${content}
         FROM memory_events ev ${join}
-        WHERE ${sql.join(scope, sql` AND `)}
+        WHERE ${sql.join(wanted, sql` AND `)}
         ORDER BY ev.seq LIMIT ${query.limit + 1}) e) AS events
     FROM (SELECT 1) one LEFT JOIN event_counters c ON c.user_id = ${owner}::uuid`);
   const row = result.rows[0];
   const top = Number(row?.top ?? 0);
   const pruned = Number(row?.pruned ?? 0);
-  if (after !== null && after < pruned) {
+  // (A grantee that sees no event at all is answered as by an owner with none.)
+  if (after !== null && after < pruned && (!ctx.grant || row?.top != null)) {
     throw new ApiError(
       "GONE",
       `Cursor ${after} is older than the events kept (${RETENTION_DAYS} days, at most ${EVENT_CAP} a wallet): read the current state again (GET /v1/memories or /v1/export), then follow the feed from since=now`,
       { oldest_cursor: String(pruned), retention_days: RETENTION_DAYS },
     );
   }
-  if (after !== null && after > top) {
+  // A grantee's cursor is not checked against an end it may not know.
+  if (after !== null && after > top && !ctx.grant) {
     throw new ApiError("VALIDATION_ERROR", `Cursor ${after} is past the feed's end (${top})`, {
       issues: [{ path: ["since"], message: `at most ${top}` }],
     });

@@ -154,17 +154,18 @@ describe("GET /v1/changes", () => {
       201,
     );
     const page = await feed(grantee, `owner=${owner.address}&include_content=true`);
-    expect(kinds(page)).toEqual(["grant.given", "memory.stored", "memory.stored"]);
+    // Grants are the owner's events: a grantee sees none, its own included (it has
+    // GET /v1/grants/received).
+    expect(kinds(page)).toEqual(["memory.stored", "memory.stored"]);
     for (const e of page.changes) expect(e.namespace).toBe("shared");
-    // Its own grant only: not the outsider's.
-    expect(page.changes[0].grant.grantee).toBe(grantee.address.toLowerCase());
-    expect(page.changes[1].memory_id).toBe(mine);
-    expect(page.changes[2]).toMatchObject({
+    expect(page.changes[0].memory_id).toBe(mine);
+    expect(page.changes[1]).toMatchObject({
       memory_id: written.id,
       created_by: grantee.address.toLowerCase(),
     });
-    // The owner sees the grantee's write as the grantee's.
+    // The owner sees the grants, and the grantee's write as the grantee's.
     const own = await feed(owner, "namespace=shared");
+    expect(kinds(own).slice(0, 2)).toEqual(["grant.given", "grant.given"]);
     expect(own.changes.at(-1).created_by).toBe(grantee.address.toLowerCase());
 
     await revoke(owner, grantee, "shared");
