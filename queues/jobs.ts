@@ -8,6 +8,7 @@
  */
 import type { Env } from "../worker/env";
 import { processJob } from "../worker/jobs/process";
+import { dispatchAfterResponse } from "../worker/webhooks/run";
 import { forEachJobMessage } from "./batch";
 
 export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promise<void> {
@@ -15,5 +16,7 @@ export async function consumeJobs(batch: MessageBatch<unknown>, env: Env): Promi
     const outcome = await processJob(services, { message, attempts: msg.attempts, canRetry: true });
     if (outcome.action === "retry") msg.retry({ delaySeconds: outcome.delaySeconds });
     else msg.ack();
+    // What the job stored reaches the owner's webhooks now, not at the minute's catch-up.
+    dispatchAfterResponse(services, env, message.user_id);
   });
 }

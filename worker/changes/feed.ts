@@ -96,16 +96,7 @@ async function readOnce(
     : sql``;
   const join = query.includeContent ? sql`LEFT JOIN memories m ON m.id = ev.memory_id` : sql``;
   const result = await ctx.db.execute<FeedRow>(sql`
-    WITH expired AS (
-      INSERT INTO memory_events (user_id, kind, namespace, memory_id, created_by, data)
-      SELECT m.user_id, 'memory.expired', m.namespace, m.id, m.created_by,
-        jsonb_build_object('expires_at', extract(epoch FROM m.expires_at)::text)
-      FROM memories m
-      WHERE m.user_id = ${owner}::uuid AND m.deleted_at IS NULL AND m.expires_at IS NOT NULL
-        AND m.expires_at <= now() AND m.expires_at > now() - make_interval(days => ${RETENTION_DAYS})
-      ON CONFLICT (memory_id, (data->>'expires_at')) WHERE kind = 'memory.expired' DO NOTHING
-      RETURNING 1
-    ),
+    WITH expired AS (${announceExpiries(sql`m.user_id = ${owner}::uuid`)} RETURNING 1),
     pruned AS (
       DELETE FROM memory_events WHERE user_id = ${owner}::uuid AND seq IN (
         SELECT seq FROM memory_events
@@ -159,6 +150,22 @@ async function readOnce(
     page: { changes: page, next_cursor: next, has_more: hasMore },
     swept: Number(row?.swept ?? 0) > 0,
   };
+}
+
+/**
+ * The statement that tells the expiries that came due of the wallets `owners` selects (a
+ * condition on `m`, the memories): an expiry writes nothing when it happens, so the feed's
+ * read tells it, and the webhooks' minute catch-up for the wallets they follow. Once per
+ * memory and expiry time, whoever tells it first (a unique index; others do nothing).
+ */
+export function announceExpiries(owners: SQL): SQL {
+  return sql`INSERT INTO memory_events (user_id, kind, namespace, memory_id, created_by, data)
+    SELECT m.user_id, 'memory.expired', m.namespace, m.id, m.created_by,
+      jsonb_build_object('expires_at', extract(epoch FROM m.expires_at)::text)
+    FROM memories m
+    WHERE ${owners} AND m.deleted_at IS NULL AND m.expires_at IS NOT NULL
+      AND m.expires_at <= now() AND m.expires_at > now() - make_interval(days => ${RETENTION_DAYS})
+    ON CONFLICT (memory_id, (data->>'expires_at')) WHERE kind = 'memory.expired' DO NOTHING`;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -12,7 +12,7 @@
  * the response path, and every minute for every webhook behind (catchUpAll, the cron).
  */
 import { sql } from "drizzle-orm";
-import { readChanges } from "../changes/feed";
+import { announceExpiries, readChanges } from "../changes/feed";
 import type { Services } from "../context";
 import { domainContext } from "../context";
 import type { Env } from "../env";
@@ -167,8 +167,14 @@ async function catchUp(
     if (read.changes.length > 0) {
       await sink(read.changes.map((event) => ({ webhook_id: state.id, event })));
     }
+    // With nothing more to read, the cursor may pass the events the webhook does not see (a
+    // grantee's feed ends at its last visible event): up to the end read before, which the
+    // read covered. Else a shared webhook would look behind at every write and every minute.
+    const next = read.has_more
+      ? Number(read.next_cursor)
+      : Math.max(Number(read.next_cursor), Number(state.top));
     const moved = await services.db.execute(sql`
-      UPDATE webhooks SET cursor = ${Number(read.next_cursor)}
+      UPDATE webhooks SET cursor = ${next}
       WHERE id = ${state.id}::uuid AND cursor = ${Number(cursor)} RETURNING 1`);
     // Another dispatch moved it first: it carries on from there.
     if (moved.rows.length === 0 || !read.has_more) return;
@@ -182,8 +188,15 @@ async function disable(services: Services, id: string, reason: string): Promise<
     WHERE id = ${id}::uuid AND disabled_at IS NULL`);
 }
 
-/** The cron's catch-up: every owner with an enabled webhook behind its feed. */
+/**
+ * The cron's catch-up: every owner with an enabled webhook behind its feed, after telling the
+ * expiries that came due in those owners' memories (an expiry writes nothing when it happens:
+ * without this, its webhooks would hear of it only at the owner's next write or feed read).
+ */
 export async function catchUpAll(services: Services, sink: Sink): Promise<number> {
+  await services.db.execute(
+    announceExpiries(sql`m.user_id IN (SELECT owner_id FROM webhooks WHERE disabled_at IS NULL)`),
+  );
   const owners = await services.db.execute<{ owner_id: string }>(sql`
     SELECT DISTINCT w.owner_id FROM webhooks w JOIN event_counters c ON c.user_id = w.owner_id
     WHERE w.disabled_at IS NULL AND w.cursor < c.seq LIMIT ${CATCH_UP_OWNERS}`);

@@ -17,7 +17,7 @@ import type { Env } from "../../../worker/env";
 import worker from "../../../worker/index";
 import { RETRY_DELAYS } from "../../../worker/webhooks/retry";
 import { withDb } from "../../db";
-import { expectStatus, type Json, newWallet, sleep } from "../../helpers";
+import { expectStatus, newWallet } from "../../helpers";
 import { workerWith } from "../../worker-with";
 import { deliverBatch, hook, kindsOf, received, receivedAtLeast, register } from "./fixtures";
 
@@ -184,23 +184,39 @@ describe("catch-up and delivery without the queue", () => {
     expect(got[0]?.payload.data.memory_id).toBe(id);
   });
 
-  it("p95 from store to arrival at the receiver is at most 1 s", async () => {
+  it("tells webhooks of an expiry at the minute's catch-up, with no write or read after it", async () => {
+    const w = newWallet();
+    const { key, url } = hook();
+    await register(w, key, { url, events: ["memory.expired"] });
+    const memory = await w.storeNew("A note that will expire", {
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+    });
+    // Time passes: the expiry comes due, and nothing writes or reads the feed.
+    await withDb((db) =>
+      db.execute(
+        sql`UPDATE memories SET expires_at = now() - interval '1 second' WHERE id = ${memory}::uuid`,
+      ),
+    );
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "* * * * *" }), env as Env, ctx);
+    await waitOnExecutionContext(ctx);
+    const got = await receivedAtLeast(key, 1);
+    expect(kindsOf(got)).toEqual(["memory.expired"]);
+    expect(got[0]?.payload.data.memory_id).toBe(memory);
+    expect(got[0]?.verified).toBe(true);
+  });
+
+  // Store-to-arrival latency is a figure of `npm run bench -- --only changes` (no wall-clock
+  // threshold here): this checks that every one of a burst of stores arrives, verified.
+  it("delivers every one of a burst of stores, each verified", async () => {
     const w = newWallet();
     const { key, url } = hook();
     await register(w, key, { url });
-    const sent: number[] = [];
     const n = 20;
-    for (let i = 0; i < n; i++) {
-      sent.push(Date.now());
-      await w.store(`latency probe ${i} ${crypto.randomUUID()}`);
-    }
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) ids.push(await w.store(`burst ${i} ${crypto.randomUUID()}`));
     const got = await receivedAtLeast(key, n, 20_000);
-    expect(got).toHaveLength(n);
-    const byContent = got.map((r: Json) => r.received_at as number).sort((a, b) => a - b);
-    const latencies = byContent.map((at, i) => at - (sent[i] as number)).sort((a, b) => a - b);
-    const p95 = latencies[Math.ceil(0.95 * n) - 1] as number;
-    console.log(`[webhooks] store → receiver: p50 ${latencies[n / 2]} ms, p95 ${p95} ms`);
-    expect(p95).toBeLessThanOrEqual(1000);
-    await sleep(0);
+    expect(got.map((r) => r.payload.data.memory_id).sort()).toEqual([...ids].sort());
+    expect(got.every((r) => r.verified)).toBe(true);
   });
 });
