@@ -58,6 +58,8 @@ export async function startStack(
         // by the tests, not here. (The Meter Durable Object call is therefore not in these
         // figures: about one local RPC per request.)
         METERING: "off",
+        // The changes part's webhook receiver listens on 127.0.0.1, as in npm run dev.
+        WEBHOOKS_ALLOW_LOCAL: "on",
         // The wallet size from which memories go into the HNSW graph (worker/memories/ann.ts),
         // to compare another threshold: GRAPH_MIN=… npm run bench.
         ...(process.env.GRAPH_MIN ? { GRAPH_MIN: process.env.GRAPH_MIN } : {}),
