@@ -37,14 +37,15 @@ export async function registerWebhook(
       { path: ["namespace"], message: "is required with `owner`: a namespace granted to you" },
     ]);
   }
+  // A host whose resolver cannot be reached now (offline, a DNS outage) is accepted: every
+  // delivery checks its target again before it connects (deliver.ts), and sends nothing to a
+  // refused address. Only a refusal that is certain refuses the registration.
   const verdict = await checkTarget(input.url, policyOf(ctx.config));
-  if (!verdict.ok && verdict.transient) {
-    throw new ApiError(
-      "SERVICE_UNAVAILABLE",
-      `The webhook's host could not be checked now (${verdict.reason}); try again`,
-    );
+  if (!verdict.ok && !verdict.transient) {
+    throw issuesError([{ path: ["url"], message: verdict.reason }]);
   }
-  if (!verdict.ok) throw issuesError([{ path: ["url"], message: verdict.reason }]);
+  // (A transient verdict comes only after the URL itself passed: it parses.)
+  const target = verdict.ok ? verdict.url : new URL(input.url);
   const ownerId = foreign ? await ensureUser(ctx.db, input.owner as string) : ctx.userId;
   // A grantee may watch a namespace it was granted (read or write), and no other: one the
   // owner never granted is the 404 of a missing one, whether or not the owner has it.
@@ -65,7 +66,7 @@ export async function registerWebhook(
       ),
       w AS (
         INSERT INTO webhooks (user_id, owner_id, url, events, namespace, include_content, secret, cursor)
-        SELECT ${ctx.userId}::uuid, ${ownerId}::uuid, ${verdict.url.toString()},
+        SELECT ${ctx.userId}::uuid, ${ownerId}::uuid, ${target.toString()},
           ${sql.param(events)}::text[], ${input.namespace ?? null}, ${input.include_content ?? false},
           ${secret}, coalesce((SELECT seq FROM event_counters WHERE user_id = ${ownerId}::uuid), 0)
         FROM state WHERE NOT state.full AND NOT state.refused
