@@ -8,13 +8,9 @@
  * (GET /v1/webhooks/:id/deliveries). A message that is not a webhook message is logged and
  * acked: retrying it could never succeed. Nothing here reads or keeps a memory's content.
  */
-import type { Services } from "../worker/context";
 import type { Env } from "../worker/env";
-import { logError } from "../worker/lib/log";
-import { openServices } from "../worker/services";
 import { deliverEvent, recordGaveUp } from "../worker/webhooks/deliver";
-import { type WebhookMessage, webhookMessage } from "../worker/webhooks/message";
-import { retryDelaySeconds } from "../worker/webhooks/retry";
+import { forEachWebhookMessage } from "./batch";
 
 export async function consumeWebhooks(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   await forEachWebhookMessage(batch, env, "deliver webhooks", async (services, message, msg) => {
@@ -40,46 +36,4 @@ export async function consumeWebhookDeadLetters(
       msg.ack();
     },
   );
-}
-
-/**
- * Opens the services once for the batch (retrying every message if that fails), drops a
- * malformed message, hands the good ones to `handle` together, retrying it with backoff when
- * `handle` throws (the database unreachable), and closes the services.
- */
-async function forEachWebhookMessage(
-  batch: MessageBatch<unknown>,
-  env: Env,
-  what: string,
-  handle: (services: Services, message: WebhookMessage, msg: Message<unknown>) => Promise<void>,
-): Promise<void> {
-  let opened: ReturnType<typeof openServices>;
-  try {
-    opened = openServices(env);
-  } catch (err) {
-    logError(`queue ${batch.queue}: cannot ${what}`, err);
-    for (const msg of batch.messages) msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
-    return;
-  }
-  try {
-    // At once: one slow endpoint (up to its 10 s) does not hold up the others' deliveries.
-    await Promise.all(
-      batch.messages.map(async (msg) => {
-        const parsed = webhookMessage.safeParse(msg.body);
-        if (!parsed.success) {
-          console.error(`queue ${batch.queue}: dropping malformed message ${msg.id}`);
-          msg.ack();
-          return;
-        }
-        try {
-          await handle(opened.services, parsed.data, msg);
-        } catch (err) {
-          logError(`queue ${batch.queue}: ${what}`, err);
-          msg.retry({ delaySeconds: retryDelaySeconds(msg.attempts) });
-        }
-      }),
-    );
-  } finally {
-    await opened.close();
-  }
 }

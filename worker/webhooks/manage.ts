@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import type { DomainContext } from "../context";
 import { notFound } from "../errors";
+import { type DeliveryView, deliveryAnswer, type RecordedDelivery } from "./records";
 import { WEBHOOK_COLUMNS, type WebhookRow, type WebhookView, webhookView } from "./view";
 
 /** Attempts kept per webhook (records.ts trims older ones). */
@@ -35,21 +36,9 @@ export async function deleteWebhook(ctx: DomainContext, id: string): Promise<voi
   if (result.rows.length === 0) throw webhookNotFound();
 }
 
-export interface DeliveryView {
-  id: string;
-  event_id: string;
-  kind: string;
-  attempt: number;
-  status: number | null;
-  ok: boolean;
-  error: string | null;
-  latency_ms: number;
-  created_at: string;
-}
-
 interface DeliveriesRow extends Record<string, unknown> {
   found: boolean;
-  deliveries: DeliveryView[] | string | null;
+  deliveries: RecordedDelivery[] | string | null;
 }
 
 /** The webhook's most recent attempts, newest first. */
@@ -68,6 +57,6 @@ export async function listDeliveries(
   const row = result.rows[0];
   if (!row?.found) throw webhookNotFound();
   const raw = row.deliveries ?? [];
-  const list = (typeof raw === "string" ? JSON.parse(raw) : raw) as DeliveryView[];
-  return list.map((d) => ({ ...d, created_at: new Date(d.created_at).toISOString() }));
+  const list = (typeof raw === "string" ? JSON.parse(raw) : raw) as RecordedDelivery[];
+  return list.map(deliveryAnswer);
 }

@@ -32,6 +32,22 @@ export interface RecordedDelivery extends Record<string, unknown> {
   created_at: string | Date;
 }
 
+/** An attempt as the API answers it (GET /v1/webhooks/:id/deliveries, the test delivery). */
+export function deliveryAnswer(d: RecordedDelivery) {
+  return {
+    id: d.id,
+    event_id: d.event_id,
+    kind: d.kind,
+    attempt: Number(d.attempt),
+    status: d.status === null ? null : Number(d.status),
+    ok: d.ok,
+    error: d.error,
+    latency_ms: Number(d.latency_ms),
+    created_at: new Date(d.created_at).toISOString(),
+  };
+}
+export type DeliveryView = ReturnType<typeof deliveryAnswer>;
+
 export async function recordAttempt(
   db: Db,
   of: AttemptOf,

@@ -16,6 +16,7 @@ import {
   listDeliveries,
   listWebhooks,
 } from "../../webhooks/manage";
+import { deliveryAnswer } from "../../webhooks/records";
 import { MAX_WEBHOOKS, registerWebhook } from "../../webhooks/register";
 import { json, operation } from "../operation";
 import { ERRORS } from "../schemas/error";
@@ -24,28 +25,6 @@ import { IdParam } from "../schemas/params";
 import { RegisteredWebhook, Webhook, WebhookDelivery, WebhookInput } from "../schemas/webhook";
 
 const TAGS = ["webhooks"];
-
-const deliveryAnswer = (d: {
-  id: string;
-  event_id: string;
-  kind: string;
-  attempt: number;
-  status: number | null;
-  ok: boolean;
-  error: string | null;
-  latency_ms: number;
-  created_at: string | Date;
-}) => ({
-  id: d.id,
-  event_id: d.event_id,
-  kind: d.kind,
-  attempt: Number(d.attempt),
-  status: d.status === null ? null : Number(d.status),
-  ok: d.ok,
-  error: d.error,
-  latency_ms: Number(d.latency_ms),
-  created_at: new Date(d.created_at).toISOString(),
-});
 
 export const createWebhookOp = operation(
   {
@@ -157,6 +136,6 @@ export const webhookDeliveriesOp = operation(
   async (c) => {
     const { id } = c.req.valid("param");
     const list = await listDeliveries(domain(c), id, c.req.valid("query").limit);
-    return c.json({ deliveries: list.map(deliveryAnswer) }, 200);
+    return c.json({ deliveries: list }, 200);
   },
 );
