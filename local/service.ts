@@ -52,6 +52,10 @@ export async function startWrangler(opts: ServiceOptions): Promise<Service> {
     "--port",
     String(opts.port),
     "--show-interactive-dev-session=false",
+    // wrangler.toml's cron (the webhooks' minute catch-up) does not fire under wrangler dev:
+    // the ticker below fires it, as production's would, and this flag says so to wrangler,
+    // which otherwise warns that scheduled events are not triggered.
+    "--test-scheduled",
   ];
   if (opts.quiet) args.push("--log-level", "warn");
   for (const [k, v] of Object.entries(opts.vars)) args.push("--var", `${k}:${v}`);
@@ -62,9 +66,14 @@ export async function startWrangler(opts: ServiceOptions): Promise<Service> {
     stdio: opts.quiet ? ["ignore", "ignore", "inherit"] : "inherit",
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   });
+  const cron = setInterval(() => {
+    fetch(`http://127.0.0.1:${opts.port}/__scheduled?cron=*+*+*+*+*`).catch(() => undefined);
+  }, 60_000);
+  cron.unref();
   return {
     child,
     stop() {
+      clearInterval(cron);
       consoleWatcher?.close();
       if (child.pid === undefined || child.exitCode !== null) return;
       try {
