@@ -73,16 +73,12 @@ async function forEachMessage<T>(
   }
 }
 
-export const forEachJobMessage = (
-  batch: MessageBatch<unknown>,
-  env: Env,
-  what: string,
-  handle: Handle<JobMessage>,
-) => forEachMessage(JOBS, batch, env, what, handle);
+/** `kind`'s consumer: forEachMessage with the kind fixed. */
+const consumerOf =
+  <T>(kind: Kind<T>) =>
+  (batch: MessageBatch<unknown>, env: Env, what: string, handle: Handle<T>) =>
+    forEachMessage(kind, batch, env, what, handle);
 
-export const forEachWebhookMessage = (
-  batch: MessageBatch<unknown>,
-  env: Env,
-  what: string,
-  handle: Handle<WebhookMessage>,
-) => forEachMessage(WEBHOOKS, batch, env, what, handle);
+export const forEachJobMessage = consumerOf(JOBS);
+
+export const forEachWebhookMessage = consumerOf(WEBHOOKS);

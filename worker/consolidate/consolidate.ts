@@ -19,7 +19,7 @@
  * `derived_from` relation to every member; the members stay.
  * `dry_run`: clusters only, nothing changes (no `merged_into`).
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { memories, relations } from "../../schema/tables";
 import { markTransaction } from "../changes/writer";
@@ -27,6 +27,7 @@ import type { DomainContext } from "../context";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/hash";
 import { mayMerge } from "../memories/dedup-rule";
+import { softDeleteLive } from "../memories/delete";
 import * as f from "../memories/fields";
 import { liveMemory } from "../memories/rows";
 import { type Cluster, findClusters } from "./clusters";
@@ -133,18 +134,12 @@ export async function consolidate(ctx: DomainContext, input: ConsolidateInput) {
             .where(eq(memories.id, survivor.id));
         }
         const ids = absorbed.map((m) => m.id);
-        const deleted = await tx
-          .update(memories)
-          .set({ deletedAt: sql`now()` })
-          .where(
-            and(
-              inArray(memories.id, ids),
-              liveMemory(ctx),
-              eq(memories.immutable, false),
-              eq(memories.pinned, false),
-            ),
-          )
-          .returning({ id: memories.id });
+        const deleted = await softDeleteLive(
+          tx,
+          ctx,
+          inArray(memories.id, ids),
+          eq(memories.pinned, false),
+        );
         if (deleted.length > 0) {
           await tx
             .insert(relations)

@@ -165,8 +165,9 @@ export function getByIdOperation(
 }
 
 /**
- * Declares a wallet's action on one of its memories by id (`{id}` in `path`): `act` does it,
- * or throws the 404 (or the `conflict` 409) that stops it; the answer is `{ [done]: true, id }`.
+ * Declares a wallet's action on one of its things (a memory, a webhook) by id (`{id}` in
+ * `path`): `act` does it, or throws the 404 (or the `conflict` 409) that stops it; the answer
+ * is `{ [done]: true, id }`.
  */
 export function actOnIdOperation(
   spec: {

@@ -487,52 +487,45 @@ const PERSON_CANON: Record<string, string> = {
   landlady: "landlord",
 };
 
-const DETERMINERS = new Set("my our his her their your the a an this that".split(" "));
-const POSSESSIVE_DETERMINERS = new Set("my our his her their your".split(" "));
+/** The set of the space-separated words of `words`. */
+const wordSet = (words: string) => new Set(words.split(" "));
+
+const DETERMINERS = wordSet("my our his her their your the a an this that");
+const POSSESSIVE_DETERMINERS = wordSet("my our his her their your");
 /** Words after which a noun phrase starts a clause: "... and my sister lives ...". */
-const OPENERS = new Set(
-  "and but so while whereas also then now currently actually because although though plus meanwhile today recently finally still both or nowadays".split(
-    " ",
-  ),
+const OPENERS = wordSet(
+  "and but so while whereas also then now currently actually because although though plus meanwhile today recently finally still both or nowadays",
 );
-const COPULAS = new Set("is was are were".split(" "));
-const SKIP_AFTER_COPULA = new Set("now currently actually still officially".split(" "));
-const ROLE_CHANGE_VERBS = new Set("changed left quit retired switched".split(" "));
-const ATTRIBUTE_MODIFIERS = new Set("new current former previous old".split(" "));
-const TITLES = new Set("dr mr mrs ms prof miss".split(" "));
-const SELF_WORDS = new Set(
-  "i me my mine myself we us our ours ourselves i'm i've i'd i'll we're we've we'd we'll user".split(
-    " ",
-  ),
+const COPULAS = wordSet("is was are were");
+const SKIP_AFTER_COPULA = wordSet("now currently actually still officially");
+const ROLE_CHANGE_VERBS = wordSet("changed left quit retired switched");
+const ATTRIBUTE_MODIFIERS = wordSet("new current former previous old");
+const TITLES = wordSet("dr mr mrs ms prof miss");
+const SELF_WORDS = wordSet(
+  "i me my mine myself we us our ours ourselves i'm i've i'd i'll we're we've we'd we'll user",
 );
 /** Nouns that a named possessor's fact is about a person: "Mia's number", "Tom's wife". */
-const PERSONAL_POSSESSIONS = new Set(
-  "number phone cell email address birthday house apartment place flat home wife husband kids kid son daughter dog cat job name car favorite favourite sister brother mom dad mother father partner boyfriend girlfriend new manager boss school office diet".split(
-    " ",
-  ),
+const PERSONAL_POSSESSIONS = wordSet(
+  "number phone cell email address birthday house apartment place flat home wife husband kids kid son daughter dog cat job name car favorite favourite sister brother mom dad mother father partner boyfriend girlfriend new manager boss school office diet",
 );
-const CONTRACTIONS = new Set("it that he she there what who here let where how".split(" "));
-const MONTHS_AND_DAYS = new Set(
-  "january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday".split(
-    " ",
-  ),
+const CONTRACTIONS = wordSet("it that he she there what who here let where how");
+const MONTHS_AND_DAYS = wordSet(
+  "january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday",
 );
-const YEAR_SOFT_BEFORE = new Set("in during of around circa from by".split(" "));
-const YEAR_IGNORE_BEFORE = new Set("since".split(" "));
-const UNTIL_SCOPE_AFTER = new Set("last recently i we he she they".split(" "));
-const FORMER_WORDS = new Set("old previous former prior ex last".split(" "));
-const ADDITIVE_END = new Set("too".split(" "));
-const FIRST_STARTS = new Set("day week month shift".split(" "));
-const GROUP_NOUNS = new Set(
-  "team squad department org organization company firm startup group division".split(" "),
+const YEAR_SOFT_BEFORE = wordSet("in during of around circa from by");
+const YEAR_IGNORE_BEFORE = wordSet("since");
+const UNTIL_SCOPE_AFTER = wordSet("last recently i we he she they");
+const FORMER_WORDS = wordSet("old previous former prior ex last");
+const ADDITIVE_END = wordSet("too");
+const FIRST_STARTS = wordSet("day week month shift");
+const GROUP_NOUNS = wordSet(
+  "team squad department org organization company firm startup group division",
 );
-const NOT_VERBS = new Set(
-  "is was are were has have had 's at in on of for with and or but to from as now currently".split(
-    " ",
-  ),
+const NOT_VERBS = wordSet(
+  "is was are were has have had 's at in on of for with and or but to from as now currently",
 );
-const WENT_PLACES = new Set(
-  "to on for back out there home away through with into by over up down abroad".split(" "),
+const WENT_PLACES = wordSet(
+  "to on for back out there home away through with into by over up down abroad",
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -18,9 +18,8 @@ import {
 } from "../../webhooks/manage";
 import { deliveryAnswer } from "../../webhooks/records";
 import { MAX_WEBHOOKS, registerWebhook } from "../../webhooks/register";
-import { json, operation } from "../operation";
+import { actOnIdOperation, getByIdOperation, json, operation } from "../operation";
 import { ERRORS } from "../schemas/error";
-import { Uuid } from "../schemas/memory";
 import { IdParam } from "../schemas/params";
 import { RegisteredWebhook, Webhook, WebhookDelivery, WebhookInput } from "../schemas/webhook";
 
@@ -58,39 +57,27 @@ export const listWebhooksOp = operation(
   async (c) => c.json({ webhooks: await listWebhooks(domain(c)) }, 200),
 );
 
-export const getWebhookOp = operation(
+export const getWebhookOp = getByIdOperation(
   {
-    method: "get",
     path: "/v1/webhooks/{id}",
     operationId: "getWebhook",
     tags: TAGS,
     summary: "One of your webhooks (never its secret)",
-    auth: "wallet",
-    request: { params: IdParam },
-    responses: { 200: json(Webhook, "The webhook"), 404: ERRORS[404] },
   },
-  async (c) => c.json(await getWebhook(domain(c), c.req.valid("param").id), 200),
+  json(Webhook, "The webhook"),
+  getWebhook,
 );
 
-export const deleteWebhookOp = operation(
+export const deleteWebhookOp = actOnIdOperation(
   {
     method: "delete",
     path: "/v1/webhooks/{id}",
     operationId: "deleteWebhook",
     tags: TAGS,
     summary: "Delete a webhook: nothing more is sent to it",
-    auth: "wallet",
-    request: { params: IdParam },
-    responses: {
-      200: json(z.object({ deleted: z.literal(true), id: Uuid }), "Deleted"),
-      404: ERRORS[404],
-    },
   },
-  async (c) => {
-    const { id } = c.req.valid("param");
-    await deleteWebhook(domain(c), id);
-    return c.json({ deleted: true as const, id }, 200);
-  },
+  { done: "deleted", description: "Deleted" },
+  deleteWebhook,
 );
 
 export const testWebhookOp = operation(
