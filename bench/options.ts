@@ -17,49 +17,53 @@ export const PARTS = [
 ] as const;
 export type Part = (typeof PARTS)[number];
 
+/** An option that takes a value (parseArgs gives it as a string), and one that does not. */
+const VALUE = { type: "string" } as const;
+const FLAG = { type: "boolean" } as const;
+
 /** No defaults here: an option the command line does not give is undefined (resolveArgs). */
 export const OPTIONS = {
-  only: { type: "string" },
-  embedder: { type: "string" },
+  only: VALUE,
+  embedder: VALUE,
   // The quality part's dataset: locomo, realtalk (../shared's dev splits) or a file's path;
   // --locomo is its older name. --categories names another dataset's categories.
-  dataset: { type: "string" },
-  locomo: { type: "string" },
-  categories: { type: "string" },
-  "hold-out": { type: "string" },
+  dataset: VALUE,
+  locomo: VALUE,
+  categories: VALUE,
+  "hold-out": VALUE,
   // A slice of the dataset: its first N conversations, the first N scored questions of each.
-  conversations: { type: "string" },
-  questions: { type: "string" },
-  "skip-mem0": { type: "boolean" },
+  conversations: VALUE,
+  questions: VALUE,
+  "skip-mem0": FLAG,
   // The knowledge-update part: N updates and controls in proportion (bench/updates/).
-  "updates-items": { type: "string" },
+  "updates-items": VALUE,
   // The change-feed part: writes told to a waiting reader (bench/changes.ts).
-  "changes-rounds": { type: "string" },
-  sizes: { type: "string" },
-  queries: { type: "string" },
+  "changes-rounds": VALUE,
+  sizes: VALUE,
+  queries: VALUE,
   // The speed part's requests timed per operation: single stores in a new wallet, and search
   // and list in the largest wallet; half as many single stores and a batch store of five
   // times as many memories there.
-  calls: { type: "string" },
-  "other-rows": { type: "string" },
-  "other-large-rows": { type: "string" },
-  "api-seed-max": { type: "string" },
-  "mem0-max-size": { type: "string" },
-  "neighbour-size": { type: "string" },
-  wallets: { type: "string" },
+  calls: VALUE,
+  "other-rows": VALUE,
+  "other-large-rows": VALUE,
+  "api-seed-max": VALUE,
+  "mem0-max-size": VALUE,
+  "neighbour-size": VALUE,
+  wallets: VALUE,
   // Rounds per wallet for concurrency (default 5), requests per operation for distance (20).
-  rounds: { type: "string" },
-  delay: { type: "string" },
+  rounds: VALUE,
+  delay: VALUE,
   // The paid part: paid calls timed per operation, one payer's calls at once, payments at once
   // over the balance, and the chain's seconds between blocks (one run each).
-  "paid-calls": { type: "string" },
-  concurrent: { type: "string" },
-  attack: { type: "string" },
-  "mixed-rounds": { type: "string" },
-  "block-time": { type: "string" },
-  port: { type: "string" },
-  out: { type: "string" },
-  smoke: { type: "boolean" },
+  "paid-calls": VALUE,
+  concurrent: VALUE,
+  attack: VALUE,
+  "mixed-rounds": VALUE,
+  "block-time": VALUE,
+  port: VALUE,
+  out: VALUE,
+  smoke: FLAG,
   help: { type: "boolean", short: "h" },
 } as const;
 
