@@ -2,6 +2,7 @@
 import { env } from "cloudflare:workers";
 import type { Config } from "../worker/env";
 import { ApiError } from "../worker/errors";
+import type { AiTextRunner, WorkersAiChatInput } from "../worker/llm/workers-ai";
 
 /** Resolves to the ApiError a promise rejects with, failing the test otherwise. */
 export async function apiError(p: Promise<unknown>): Promise<ApiError> {
@@ -53,3 +54,20 @@ export const countedProviders = (model: string) => ({
   LLM_API_URL: fakeOpenAiUrl(),
   LLM_MODEL: model,
 });
+
+/**
+ * A Workers AI binding answering with each of `answers` in turn (a thrown Error, or an
+ * output), the last one again once they run out; `calls` records what it was asked.
+ */
+export function fakeAi(...answers: unknown[]) {
+  const calls: Array<{ model: string; input: WorkersAiChatInput }> = [];
+  const ai: AiTextRunner = {
+    run: async (model, input) => {
+      calls.push({ model, input });
+      const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+  };
+  return { ai, calls };
+}

@@ -16,14 +16,10 @@ import {
   UPDATE_JUDGE_PROMPT,
 } from "../../worker/llm/prompts";
 import { RulesProvider } from "../../worker/llm/rules";
-import {
-  type AiTextRunner,
-  type WorkersAiChatInput,
-  WorkersAiProvider,
-} from "../../worker/llm/workers-ai";
+import { WorkersAiProvider } from "../../worker/llm/workers-ai";
 import { rulesJudge, type UpdatePair } from "../../worker/memories/updates/plan";
 import { captureConsole } from "../log-capture";
-import { callsOf, fakeOpenAiUrl, lastRequest } from "../providers";
+import { callsOf, fakeAi, fakeOpenAiUrl, lastRequest } from "../providers";
 
 const pair = (previous: string, next: string, correction = false): UpdatePair => ({
   next,
@@ -196,19 +192,6 @@ describe("parseJudgeAnswers", () => {
 });
 
 describe("update judgement: Workers AI provider (fake binding)", () => {
-  function fakeAi(...answers: unknown[]) {
-    const calls: Array<{ model: string; input: WorkersAiChatInput }> = [];
-    const ai: AiTextRunner = {
-      run: async (model, input) => {
-        calls.push({ model, input });
-        const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
-        if (answer instanceof Error) throw answer;
-        return answer;
-      },
-    };
-    return { ai, calls };
-  }
-
   it("asks in JSON-schema mode and records workers-ai as the detector", async () => {
     const { ai, calls } = fakeAi({
       response: {

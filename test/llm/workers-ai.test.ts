@@ -4,25 +4,11 @@ import { FACTS_JSON_SCHEMA, SYNTHESIS_JSON_SCHEMA } from "../../worker/llm/promp
 import {
   type AiTextRunner,
   WORKERS_AI_LLM_MODEL,
-  type WorkersAiChatInput,
   WorkersAiProvider,
 } from "../../worker/llm/workers-ai";
-import { apiError } from "../providers";
+import { apiError, fakeAi } from "../providers";
 
 describe("WorkersAiProvider (fake binding)", () => {
-  /** A binding answering with each of `answers` in turn (a thrown Error, or an output). */
-  function fakeAi(...answers: unknown[]) {
-    const calls: Array<{ model: string; input: WorkersAiChatInput }> = [];
-    const ai: AiTextRunner = {
-      run: async (model, input) => {
-        calls.push({ model, input });
-        const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
-        if (answer instanceof Error) throw answer;
-        return answer;
-      },
-    };
-    return { ai, calls };
-  }
   const facts = {
     facts: [{ content: "The user likes tea", memory_type: "preference", importance: 0.8 }],
   };

@@ -51,6 +51,21 @@ const supersedesOf = async (w: Wallet, id: string) =>
 const current = async (w: Wallet) =>
   sorted((await w.getOk("/v1/memories?limit=50")).memories.map((m: Json) => m.id));
 
+/**
+ * Stores OLD, then ingests NEW: the new fact must replace the old one, and its relation say
+ * that the store's rules found it (the residence rule).
+ */
+async function expectRulesReplace(w: Wallet) {
+  const old = await w.storeNew(OLD);
+  const [now] = (await ingest(w, { text: `${NEW}.` })).memory_ids as string[];
+  const [relation] = await supersedesOf(w, now as string);
+  expect(relation).toMatchObject({ source_id: now, target_id: old });
+  expect(relation.metadata).toMatchObject({
+    detected_by: "rules",
+    rule: "same-attribute:residence",
+  });
+}
+
 describe("knowledge updates at ingest (model-backed provider)", () => {
   it("the model's verdict replaces the older memory, and the relation says the model found it", async () => {
     const { model, w } = modelWallet("good");
@@ -111,14 +126,7 @@ describe("knowledge updates at ingest (model-backed provider)", () => {
     async (mode) => {
       captureConsole();
       const { w } = modelWallet(mode);
-      const old = await w.storeNew(OLD);
-      const [now] = (await ingest(w, { text: `${NEW}.` })).memory_ids as string[];
-      const [relation] = await supersedesOf(w, now as string);
-      expect(relation).toMatchObject({ source_id: now, target_id: old });
-      expect(relation.metadata).toMatchObject({
-        detected_by: "rules",
-        rule: "same-attribute:residence",
-      });
+      await expectRulesReplace(w);
     },
   );
 
@@ -179,14 +187,7 @@ describe("knowledge updates at extract (model-backed provider)", () => {
 describe("knowledge updates at ingest (rules provider)", () => {
   it("the store's rules decide, and the relation says so", async () => {
     const w = bgeWallet();
-    const old = await w.storeNew(OLD);
-    const [now] = (await ingest(w, { text: `${NEW}.` })).memory_ids as string[];
-    const [relation] = await supersedesOf(w, now as string);
-    expect(relation).toMatchObject({ source_id: now, target_id: old });
-    expect(relation.metadata).toMatchObject({
-      detected_by: "rules",
-      rule: "same-attribute:residence",
-    });
+    await expectRulesReplace(w);
   });
 
   it("detect_updates: false stores the fact beside the older one", async () => {

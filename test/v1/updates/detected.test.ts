@@ -17,6 +17,12 @@ beforeAll(() => {
 const store = async (w: Wallet, content: string, fields: Record<string, unknown> = {}) =>
   expectStatus(await w.post("/v1/store", { content, ...fields }), 201);
 
+/** Each of `later` replaced nothing, and the memory `old` is still current. */
+async function expectBeside(w: Wallet, old: string, ...later: Json[]) {
+  for (const stored of later) expect(stored.memory.supersedes).toEqual([]);
+  expect((await w.getMemory(old)).superseded_by).toBeNull();
+}
+
 /** The memories of the wallet that are current (the default list). */
 const current = async (w: Wallet, query = "") => ids(await w.getOk(`/v1/memories${query}`));
 
@@ -80,29 +86,25 @@ describe("updates noticed at store", () => {
     const now = await store(w, "We moved into a house in Edinburgh last week.", {
       detect_updates: false,
     });
-    expect(now.memory.supersedes).toEqual([]);
-    expect((await w.getMemory(old)).superseded_by).toBeNull();
+    await expectBeside(w, old, now);
   });
 
   it("another agent's or session's memory is not replaced", async () => {
     const w = bgeWallet();
     const old = (await store(w, "I drive a blue Ford Focus.", { agent_id: "garage-bot" })).id;
     const now = await store(w, "Sold the Ford; I have a Kia EV now.", { agent_id: "travel-bot" });
-    expect(now.memory.supersedes).toEqual([]);
     const inSession = await store(w, "Sold the Ford; I have a Kia EV now.", {
       agent_id: "garage-bot",
       session_id: "s-2",
     });
-    expect(inSession.memory.supersedes).toEqual([]);
-    expect((await w.getMemory(old)).superseded_by).toBeNull();
+    await expectBeside(w, old, now, inSession);
   });
 
   it("another namespace's memory is not replaced", async () => {
     const w = bgeWallet();
     const old = (await store(w, "My manager is Lorraine.", { namespace: "work" })).id;
     const now = await store(w, "I report to Gavin now.", { namespace: "home" });
-    expect(now.memory.supersedes).toEqual([]);
-    expect((await w.getMemory(old)).superseded_by).toBeNull();
+    await expectBeside(w, old, now);
   });
 
   it("a correction replaces what it corrects even without an attribute word", async () => {

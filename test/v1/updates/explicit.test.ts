@@ -16,15 +16,21 @@ import {
   type Wallet,
 } from "../../helpers";
 
+/** Stores `content` saying that it replaces the memories `supersedes` (201); returns the answer. */
+async function storeReplacing(
+  w: Wallet,
+  content: string,
+  supersedes: string[],
+  fields: Record<string, unknown> = {},
+): Promise<Json> {
+  return expectStatus(await w.post("/v1/store", { content, supersedes, ...fields }), 201);
+}
+
 /** The old fact and the one that replaces it, stored in that order. */
 async function replaced(w: Wallet, fields: Record<string, unknown> = {}) {
   const old = await w.storeNew(uniqueText("The office wifi password is tangerine"), fields);
-  const res = await w.post("/v1/store", {
-    content: uniqueText("Guests now log in with the code printed at reception"),
-    supersedes: [old],
-    ...fields,
-  });
-  const body = expectStatus(res, 201);
+  const content = uniqueText("Guests now log in with the code printed at reception");
+  const body = await storeReplacing(w, content, [old], fields);
   return { old, now: body.id as string, stored: body };
 }
 
@@ -118,20 +124,8 @@ describe("supersedes on store", () => {
   it("A → B → C: only C is current, each link names the next", async () => {
     const w = newWallet();
     const a = await w.storeNew(uniqueText("The team meets in room 101"));
-    const b = expectStatus(
-      await w.post("/v1/store", {
-        content: uniqueText("Standups happen upstairs"),
-        supersedes: [a],
-      }),
-      201,
-    ).id;
-    const c = expectStatus(
-      await w.post("/v1/store", {
-        content: uniqueText("We gather on video calls"),
-        supersedes: [b],
-      }),
-      201,
-    ).id;
+    const b = (await storeReplacing(w, uniqueText("Standups happen upstairs"), [a])).id;
+    const c = (await storeReplacing(w, uniqueText("We gather on video calls"), [b])).id;
     expect(ids(await w.getOk("/v1/memories"))).toEqual([c]);
     expect((await w.getMemory(a)).superseded_by).toBe(b);
     expect((await w.getMemory(b)).superseded_by).toBe(c);
@@ -142,17 +136,8 @@ describe("supersedes on store", () => {
   it("naming a memory already replaced replaces its current version: one chain", async () => {
     const w = newWallet();
     const a = await w.storeNew(uniqueText("Lunch is at noon"));
-    const b = expectStatus(
-      await w.post("/v1/store", {
-        content: uniqueText("Meals moved an hour later"),
-        supersedes: [a],
-      }),
-      201,
-    ).id;
-    const c = expectStatus(
-      await w.post("/v1/store", { content: uniqueText("Food arrives at two"), supersedes: [a] }),
-      201,
-    );
+    const b = (await storeReplacing(w, uniqueText("Meals moved an hour later"), [a])).id;
+    const c = await storeReplacing(w, uniqueText("Food arrives at two"), [a]);
     expect(c.memory.supersedes).toEqual([b]);
     expect((await w.getMemory(b)).superseded_by).toBe(c.id);
     expect(ids(await w.getOk("/v1/memories"))).toEqual([c.id]);
@@ -236,13 +221,10 @@ describe("occurred_at and as_of", () => {
     const old = await w.storeNew(uniqueText("Home is a flat in Leeds"), {
       occurred_at: "2023-01-10T00:00:00Z",
     });
-    const now = expectStatus(
-      await w.post("/v1/store", {
-        content: uniqueText("The family bought a farmhouse near York"),
+    const now = (
+      await storeReplacing(w, uniqueText("The family bought a farmhouse near York"), [old], {
         occurred_at: "2024-06-01T00:00:00Z",
-        supersedes: [old],
-      }),
-      201,
+      })
     ).id;
     expect(await recallIds(w, { query: "where is home" })).toEqual([now]);
     expect(await recallIds(w, { query: "where is home", as_of: "2023-08-01T00:00:00Z" })).toEqual([
