@@ -5,14 +5,7 @@ import { recordAccess } from "../../recall/access";
 import { recall } from "../../recall/recall";
 import { recallInput } from "../../recall/request";
 import { json, operation } from "../operation";
-import {
-  CreatedBy,
-  MemoryTypeName,
-  Metadata,
-  Replacement,
-  Timestamp,
-  Uuid,
-} from "../schemas/memory";
+import { Memory, Uuid } from "../schemas/memory";
 import { RelationTypeName } from "../schemas/relation";
 
 const Signals = z.object({
@@ -26,22 +19,25 @@ const Signals = z.object({
   type_decay: z.number(),
 });
 
-const RecalledMemory = z.object({
-  id: Uuid,
-  content: z.string(),
+const RecalledMemory = Memory.pick({
+  id: true,
+  content: true,
+  metadata: true,
+  tags: true,
+  importance: true,
+  namespace: true,
+  memory_type: true,
+  session_id: true,
+  agent_id: true,
+  created_at: true,
+  access_count: true,
+  pinned: true,
+  created_by: true,
+  occurred_at: true,
+  supersedes: true,
+  superseded_by: true,
+}).extend({
   similarity: z.number().openapi({ description: "The weighted score of the spec's formula" }),
-  metadata: Metadata,
-  tags: z.array(z.string()),
-  importance: z.number(),
-  namespace: z.string(),
-  memory_type: MemoryTypeName,
-  session_id: z.string().nullable(),
-  agent_id: z.string().nullable(),
-  created_at: Timestamp,
-  access_count: z.number().int(),
-  pinned: z.boolean(),
-  created_by: CreatedBy,
-  ...Replacement,
   immutable: z.boolean().openapi({ description: "Beside the spec's fields, for the public SDKs" }),
   relations: z
     .array(

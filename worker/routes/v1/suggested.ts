@@ -2,30 +2,26 @@ import { z } from "@hono/zod-openapi";
 import { domain } from "../../middleware/app-env";
 import { CATEGORIES, suggest, suggestedQuery } from "../../recall/suggested";
 import { json, operation } from "../operation";
-import {
-  CreatedBy,
-  MemoryTypeName,
-  Metadata,
-  Replacement,
-  Timestamp,
-  Uuid,
-} from "../schemas/memory";
+import { Memory } from "../schemas/memory";
 
-const Suggestion = z.object({
-  id: Uuid,
-  content: z.string(),
-  metadata: Metadata,
-  importance: z.number(),
-  memory_type: MemoryTypeName,
-  namespace: z.string(),
-  session_id: z.string().nullable(),
-  agent_id: z.string().nullable(),
-  created_at: Timestamp,
-  accessed_at: Timestamp,
-  access_count: z.number().int(),
+const Suggestion = Memory.pick({
+  id: true,
+  content: true,
+  metadata: true,
+  importance: true,
+  memory_type: true,
+  namespace: true,
+  session_id: true,
+  agent_id: true,
+  created_at: true,
+  accessed_at: true,
+  access_count: true,
+  created_by: true,
+  occurred_at: true,
+  supersedes: true,
+  superseded_by: true,
+}).extend({
   relation_count: z.number().int(),
-  created_by: CreatedBy,
-  ...Replacement,
   category: z.enum(CATEGORIES),
   review_score: z.number(),
 });
