@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { callTool, type Json, MCP_HEADERS, newWallet, type Wallet } from "../../helpers";
-import { as, grant } from "../sharing/fixtures";
+import { as, opsSharedHrNot } from "../sharing/fixtures";
 
 /** The tool's result, which must be no error: the feed's page. */
 async function changes(w: Wallet, args: object): Promise<Json> {
@@ -108,13 +108,7 @@ describe("the MCP tool memoclaw_changes", () => {
   });
 
   it("with `owner`, answers the shared namespace's events, the grantee's writes included", async () => {
-    const owner = newWallet();
-    const agent = newWallet();
-    const crane = await owner.storeNew("The harbour crane is serviced in April", {
-      namespace: "ops",
-    });
-    await owner.storeNew("The harbour master's salary is confidential", { namespace: "hr" });
-    await grant(owner, agent, "ops", "write");
+    const { owner, agent, crane } = await opsSharedHrNot();
     // The agent writes in the owner's namespace through its grant.
     const cable = await agent.post(as("/v1/store", owner), {
       content: "The crane's new cable arrived",

@@ -36,6 +36,21 @@ export async function sharedMemory(
   return [owner, grantee, id];
 }
 
+/**
+ * A new owner with a memory in "ops" (`crane`) and one in "hr", and a new agent the owner
+ * grants write on "ops" alone, after both were stored.
+ */
+export async function opsSharedHrNot(): Promise<{ owner: Wallet; agent: Wallet; crane: string }> {
+  const owner = newWallet();
+  const agent = newWallet();
+  const crane = await owner.storeNew("The harbour crane is serviced in April", {
+    namespace: "ops",
+  });
+  await owner.storeNew("The harbour master's salary is confidential", { namespace: "hr" });
+  await grant(owner, agent, "ops", "write");
+  return { owner, agent, crane };
+}
+
 export async function revoke(owner: Wallet, grantee: Wallet, namespace: string): Promise<void> {
   const res = await owner.del(`/v1/grants?grantee=${grantee.address}&namespace=${namespace}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);

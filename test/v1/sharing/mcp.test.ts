@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { Json, Wallet } from "../../helpers";
 import { expectError, newWallet, request } from "../../helpers";
-import { as, grant } from "./fixtures";
+import { as, grant, opsSharedHrNot } from "./fixtures";
 
 const MCP_HEADERS = { accept: "application/json, text/event-stream" };
 
@@ -45,13 +45,7 @@ describe("MCP tools through a grant", () => {
   });
 
   it("recall and store in the owner's shared namespace, and nowhere else", async () => {
-    const owner = newWallet();
-    const agent = newWallet();
-    const shared = await owner.storeNew("The harbour crane is serviced in April", {
-      namespace: "ops",
-    });
-    await owner.storeNew("The harbour master's salary is confidential", { namespace: "hr" });
-    await grant(owner, agent, "ops", "write");
+    const { owner, agent, crane: shared } = await opsSharedHrNot();
     const call = (name: string, args: object) =>
       rpc(agent, "tools/call", { name, arguments: { owner: owner.address, ...args } });
 
