@@ -170,7 +170,33 @@ function helpers(call: Call) {
     async count(): Promise<number> {
       return (await call<{ count: number }>("GET", "/v1/memories/count")).count;
     },
+    /** Stores a memory in the namespace of `owner` (an address) that granted this wallet write. */
+    async storeFor(owner: string, content: string, fields: Record<string, unknown> = {}) {
+      const res = await call<{ id: string }>("POST", `/v1/store?owner=${owner}`, {
+        content,
+        ...fields,
+      });
+      return res.id;
+    },
+    /** Grants `grantee` (an address) `permission` on this wallet's `namespace`. */
+    grant: (grantee: string, namespace: string, permission: "read" | "write") =>
+      call("POST", "/v1/grants", { grantee, namespace, permission }),
   };
 }
 
 export const newAccount = () => privateKeyToAccount(generatePrivateKey());
+
+/**
+ * A new wallet that `owner` grants `permission` on its `namespace`: its key (to sign in to the
+ * console with) and account.
+ */
+export async function newGrantee(
+  owner: ReturnType<typeof apiWallet>,
+  namespace: string,
+  permission: "read" | "write",
+) {
+  const key = generatePrivateKey();
+  const account = privateKeyToAccount(key);
+  await owner.grant(account.address, namespace, permission);
+  return { key, account };
+}

@@ -7,8 +7,8 @@
 import type { Page } from "playwright-core";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { apiWallet, openPage, screenshot, useStackAndBrowser } from "../harness";
-import { signInWithKey, text, unlabelled, waitForText } from "./pages";
+import { apiWallet, newGrantee, openPage, screenshot, useStackAndBrowser } from "../harness";
+import { openAsGrantee, signInWithKey, text, unlabelled, waitForText } from "./pages";
 
 const env = useStackAndBrowser();
 
@@ -95,19 +95,12 @@ describe("the activity screen", () => {
     await expect.poll(() => memoryIds(page), { timeout: 10_000 }).toEqual([second, first]);
 
     // A grantee's write in a namespace shared with it: marked as the grantee's.
-    await wallet.call("POST", "/v1/grants", {
-      grantee: granteeAddress,
-      namespace: "house",
-      permission: "write",
-    });
-    const theirs = await grantee.call<{ id: string }>("POST", `/v1/store?owner=${address}`, {
-      content: "The attic window latch was replaced",
+    await wallet.grant(granteeAddress, "house", "write");
+    const theirs = await grantee.storeFor(address, "The attic window latch was replaced", {
       namespace: "house",
     });
-    await expect
-      .poll(() => memoryIds(page), { timeout: 10_000 })
-      .toEqual([theirs.id, second, first]);
-    const theirRow = page.locator(`tr[data-kind="memory.stored"][data-memory-id="${theirs.id}"]`);
+    await expect.poll(() => memoryIds(page), { timeout: 10_000 }).toEqual([theirs, second, first]);
+    const theirRow = page.locator(`tr[data-kind="memory.stored"][data-memory-id="${theirs}"]`);
     expect(await theirRow.locator("td").last().locator("code").getAttribute("title")).toBe(
       granteeAddress,
     );
@@ -160,29 +153,15 @@ describe("the activity screen", () => {
   it("follows a namespace shared with the signed-in wallet, the owner's writes marked", async () => {
     const owner = apiWallet(env.stack.baseUrl);
     const ownerAddress = owner.account.address.toLowerCase();
-    const key = generatePrivateKey();
-    const agent = privateKeyToAccount(key);
     const crane = await owner.store("The harbour crane is serviced in April", {
       namespace: "ops",
     });
     const salary = await owner.store("The harbour master's salary is confidential", {
       namespace: "hr",
     });
-    await owner.call("POST", "/v1/grants", {
-      grantee: agent.address,
-      namespace: "ops",
-      permission: "read",
-    });
+    const { key } = await newGrantee(owner, "ops", "read");
 
-    const { page, context, problems } = await openPage(env.browser, env.stack.baseUrl);
-    const refused: string[] = [];
-    page.on("response", (res) => {
-      if (res.status() >= 400) refused.push(`${res.status()} ${res.url()}`);
-    });
-    await signInWithKey(page, key);
-    await page.getByRole("link", { name: "Sharing" }).click();
-    const received = page.locator(`[data-testid=received-grants] tr[data-owner="${ownerAddress}"]`);
-    await received.getByRole("button", { name: /^Open/ }).click();
+    const { page, context, problems, refused } = await openAsGrantee(env, key, ownerAddress);
     await waitForText(page.getByTestId("shared-banner"), /Showing namespace ops/);
 
     await page.getByRole("link", { name: "Activity" }).click();

@@ -6,8 +6,8 @@
  */
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { apiWallet, openPage, screenshot, useStackAndBrowser } from "../harness";
-import { signInWithKey, text, unlabelled, waitForText } from "./pages";
+import { apiWallet, newGrantee, openPage, screenshot, useStackAndBrowser } from "../harness";
+import { openAsGrantee, signInWithKey, text, unlabelled, waitForText } from "./pages";
 
 const env = useStackAndBrowser();
 
@@ -127,25 +127,11 @@ describe("a memory a newer one replaced", () => {
 
   it("shows the same to a grantee of the namespace, with every call through the grant", async () => {
     const owner = apiWallet(env.stack.baseUrl);
-    const key = generatePrivateKey();
-    const agent = privateKeyToAccount(key);
     const { oldest, middle, newest } = await storeChain(owner, "people");
-    await owner.call("POST", "/v1/grants", {
-      grantee: agent.address,
-      namespace: "people",
-      permission: "read",
-    });
+    const { key } = await newGrantee(owner, "people", "read");
 
-    const { page, context, problems } = await openPage(env.browser, env.stack.baseUrl);
-    const refused: string[] = [];
-    page.on("response", (res) => {
-      if (res.status() >= 400) refused.push(`${res.status()} ${res.url()}`);
-    });
-    await signInWithKey(page, key);
-    await page.getByRole("link", { name: "Sharing" }).click();
     const ownerAddress = owner.account.address.toLowerCase();
-    const received = page.locator(`[data-testid=received-grants] tr[data-owner="${ownerAddress}"]`);
-    await received.getByRole("button", { name: /^Open/ }).click();
+    const { page, context, problems, refused } = await openAsGrantee(env, key, ownerAddress);
     await waitForText(page.getByTestId("shared-banner"), /Showing namespace people/);
 
     await waitForText(page.getByTestId("list-summary"), /^Showing 1–1 of 1$/);

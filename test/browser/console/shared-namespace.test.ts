@@ -7,8 +7,15 @@
 import { readFileSync } from "node:fs";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { apiWallet, openPage, screenshot, useStackAndBrowser } from "../harness";
-import { signInWithKey, text, unlabelled, waitForText } from "./pages";
+import { apiWallet, newGrantee, openPage, screenshot, useStackAndBrowser } from "../harness";
+import {
+  openAsGrantee,
+  receivedGrant,
+  signInWithKey,
+  text,
+  unlabelled,
+  waitForText,
+} from "./pages";
 
 const env = useStackAndBrowser();
 
@@ -32,16 +39,13 @@ describe("a namespace shared with the signed-in wallet", () => {
       target_id: budget,
       relation_type: "supports",
     });
-    await owner.call("POST", "/v1/grants", {
-      grantee: agentAddress,
-      namespace: "team",
-      permission: "write",
-    });
+    await owner.grant(agentAddress, "team", "write");
     // One memory of the team namespace is the agent's, written through its grant.
-    const theirs = await agent.call<{ id: string }>("POST", `/v1/store?owner=${ownerAddress}`, {
-      content: "Falcon's staging server was rebooted on Monday",
-      namespace: "team",
-    });
+    const theirs = await agent.storeFor(
+      ownerAddress,
+      "Falcon's staging server was rebooted on Monday",
+      { namespace: "team" },
+    );
     await agent.store("The agent's own note about Falcon");
 
     const { page, context, problems } = await openPage(env.browser, env.stack.baseUrl);
@@ -54,7 +58,7 @@ describe("a namespace shared with the signed-in wallet", () => {
 
     // The received grant, opened from the sharing screen.
     await page.getByRole("link", { name: "Sharing" }).click();
-    const received = page.locator(`[data-testid=received-grants] tr[data-owner="${ownerAddress}"]`);
+    const received = receivedGrant(page, ownerAddress);
     await received.waitFor();
     const cells = await received.locator("td").allTextContents();
     expect(cells.slice(0, 3)).toEqual([short(ownerAddress), "team", "write"]);
@@ -74,7 +78,7 @@ describe("a namespace shared with the signed-in wallet", () => {
     const storedBy = (id: string) =>
       page.locator(`tr[data-memory-id="${id}"] td`).last().locator("code").getAttribute("title");
     expect(await storedBy(falcon)).toBe(ownerAddress);
-    expect(await storedBy(theirs.id)).toBe(agentAddress);
+    expect(await storedBy(theirs)).toBe(agentAddress);
     expect(await page.locator(`tr[data-memory-id="${budget}"]`).count()).toBe(0);
     expect(await unlabelled(page)).toEqual([]);
     await screenshot(page, "10-shared-memories");
@@ -163,20 +167,10 @@ describe("a namespace shared with the signed-in wallet", () => {
   it("with a read grant, offers no edit or delete, and stays chosen across a reload", async () => {
     const owner = apiWallet(env.stack.baseUrl);
     const ownerAddress = owner.account.address.toLowerCase();
-    const key = generatePrivateKey();
-    const agent = privateKeyToAccount(key);
     const id = await owner.store("The office plants need water on Fridays", { namespace: "ops" });
-    await owner.call("POST", "/v1/grants", {
-      grantee: agent.address,
-      namespace: "ops",
-      permission: "read",
-    });
+    const { key } = await newGrantee(owner, "ops", "read");
 
-    const { page, context, problems } = await openPage(env.browser, env.stack.baseUrl);
-    await signInWithKey(page, key);
-    await page.getByRole("link", { name: "Sharing" }).click();
-    const received = page.locator(`[data-testid=received-grants] tr[data-owner="${ownerAddress}"]`);
-    await received.getByRole("button", { name: /^Open/ }).click();
+    const { page, context, problems, received } = await openAsGrantee(env, key, ownerAddress);
     await waitForText(page.getByTestId("shared-banner"), /\(read only\)/);
     await page.reload();
     await waitForText(page.getByTestId("shared-banner"), /Showing namespace ops/);
