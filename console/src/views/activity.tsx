@@ -6,7 +6,7 @@
  */
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import type { Api, ChangeEvent, EventKind, NamespaceList } from "../api";
+import type { Api, ChangeEvent, EventKind } from "../api";
 import {
   Checkbox,
   type Choice,
@@ -18,9 +18,10 @@ import { Actions, Form, Submit } from "../components/forms";
 import { DataTable, DateCell } from "../components/lists";
 import { Screen } from "../components/screen";
 import { type FeedFilter, type FeedPhase, SHOWN, useFeed } from "../feed";
+import { useNamespaceList } from "../namespace-list";
 import { href } from "../router";
 import type { SharedNamespace } from "../shared";
-import { DateTime, ErrorNotice, excerpt, useLoad, Wallet } from "../ui";
+import { DateTime, ErrorNotice, excerpt, Wallet } from "../ui";
 
 /** Every kind of event and what it says, in the API's order (a kind added there must be here). */
 const KIND_TEXT: Record<EventKind, string> = {
@@ -67,14 +68,7 @@ export function ActivityView(props: {
   const [draft, setDraft] = useState<FeedFilter>(initial);
   const [live, setLive] = useState(true);
   const feed = useFeed(api, filter, live);
-  // The namespaces are the owner's own to list; a grantee sees the one it was given.
-  const namespaces = useLoad(
-    (signal) =>
-      shared
-        ? Promise.resolve<NamespaceList>({ namespaces: [], total: 0 })
-        : api.get<NamespaceList>("/v1/namespaces", {}, { signal }),
-    "",
-  );
+  const namespaces = useNamespaceList(api, shared);
   const me = props.wallet.toLowerCase();
 
   return (

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { type Api, MEMORY_TYPES, type MemoryPage, type NamespaceList } from "../api";
+import { type Api, MEMORY_TYPES, type MemoryPage } from "../api";
 import {
   Checkbox,
   type Choice,
@@ -10,6 +10,7 @@ import {
 import { Actions, Form, Submit } from "../components/forms";
 import { DataTable, DateCell, WalletCell } from "../components/lists";
 import { Screen } from "../components/screen";
+import { useNamespaceList } from "../namespace-list";
 import { href } from "../router";
 import type { SharedNamespace } from "../shared";
 import { ErrorNotice, excerpt, num, Tags, tagsOf, useLoad } from "../ui";
@@ -98,14 +99,7 @@ export function MemoriesView(props: {
       ),
     JSON.stringify(filters),
   );
-  // The namespaces are the owner's own to list; a grantee sees the one it was given.
-  const namespaces = useLoad(
-    (signal) =>
-      shared
-        ? Promise.resolve<NamespaceList>({ namespaces: [], total: 0 })
-        : api.get<NamespaceList>("/v1/namespaces", {}, { signal }),
-    "",
-  );
+  const namespaces = useNamespaceList(api, shared);
 
   /** New filters load a new page; the same ones load it again (e.g. after a store elsewhere). */
   const apply = (next: ListFilters) => {
