@@ -8,7 +8,9 @@
  *   5. The web console (console/build.ts), served at / beside the API, built when a file it
  *      is built from is newer than its last build and again on every edit of one
  *      (local/service.ts says why here and not in wrangler.toml).
- *   6. `wrangler dev` on 127.0.0.1:8787 with those settings.
+ *   6. DNS-over-HTTPS for the webhooks' target check, answered by this machine's resolver
+ *      (local/dns.ts says why), unless WEBHOOKS_DNS_URL is set.
+ *   7. `wrangler dev` on 127.0.0.1:8787 with those settings.
  * With `--chain` (`npm run dev:chain`), also a local EVM chain with a test USDC, and the
  * Worker's x402 payments pointed at it (local/chain/start.ts).
  * One Ctrl-C stops everything (the embedded database is closed cleanly).
@@ -19,6 +21,7 @@ import { CONFIG_KEYS, parseConfig } from "../worker/env";
 import { paymentNetwork, paymentProblems } from "../worker/payment/settings";
 import { startDevChain } from "./chain/start";
 import { startLocalDatabase } from "./db/start";
+import { startLocalDns } from "./dns";
 import { chooseEmbedder } from "./embedder/launch";
 import { assertPortFree, ROOT, startWrangler } from "./service";
 
@@ -74,6 +77,7 @@ async function main() {
   log(`embedder: ${embedder.summary}`);
   if (db.kind === "embedded") log(`embedded Postgres listening at ${db.url} (psql works too)`);
   log(`database ready in ${((Date.now() - started) / 1000).toFixed(1)} s; starting wrangler dev`);
+  const dns = process.env.WEBHOOKS_DNS_URL ? undefined : await startLocalDns();
 
   const vars: Record<string, string> = {
     ...db.workerVars,
@@ -83,6 +87,7 @@ async function main() {
     // Webhooks may target http://localhost and 127.0.0.1 here (docs/webhooks.md); never set
     // in production, where only https to public addresses is allowed.
     WEBHOOKS_ALLOW_LOCAL: process.env.WEBHOOKS_ALLOW_LOCAL || "on",
+    ...(dns ? { WEBHOOKS_DNS_URL: dns.url } : {}),
     ...embedder.vars,
   };
   // Every variable the Worker reads (worker/env.ts) can be set from the shell; the database
@@ -106,6 +111,7 @@ async function main() {
     wrangler.stop();
     await chain?.stop();
     await embedder.stop();
+    await dns?.close();
     await db.stop().catch((err) => console.error("[dev] database did not stop cleanly", err));
     process.exit(code);
   };
