@@ -195,6 +195,18 @@ describe("supersedes refused", () => {
     expect(await w.memoryCount()).toBe(0);
   });
 
+  it("an import naming an id it neither holds nor exports is a 404 and imports none", async () => {
+    const w = newWallet();
+    const res = await w.post("/v1/import", {
+      memories: [
+        { content: uniqueText("imported first") },
+        { content: uniqueText("imported second"), supersedes: [MISSING_ID] },
+      ],
+    });
+    expectError(res, 404, "NOT_FOUND");
+    expect(await w.memoryCount("?include_superseded=true")).toBe(0);
+  });
+
   it.each([
     ["not a uuid", { supersedes: ["nope"] }, "supersedes.0"],
     ["not an array", { supersedes: "x" }, "supersedes"],

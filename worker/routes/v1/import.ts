@@ -3,6 +3,7 @@ import { storeMemories } from "../../memories/store";
 import { importItem } from "../../memories/store-input";
 import { domain } from "../../middleware/app-env";
 import { json, operation } from "../operation";
+import { ERRORS } from "../schemas/error";
 import { Uuid } from "../schemas/memory";
 
 /**
@@ -39,6 +40,8 @@ export const importOp = operation(
         z.object({ imported: z.number().int(), skipped: z.number().int(), ids: z.array(Uuid) }),
         "How many were new and how many merged into existing memories",
       ),
+      // An item's `supersedes` names a memory this wallet does not have (docs/knowledge-updates.md).
+      404: ERRORS[404],
     },
   },
   async (c) => {
