@@ -22,12 +22,6 @@ const withoutDependencySourceMaps = {
     id.includes("/node_modules/") ? { code, map: { mappings: "" } } : null,
 };
 
-/**
- * .ci/run runs two suites at once: each pre-bundles the dependencies into a folder of its own
- * (VITE_CACHE_DIR), so that neither reads the other's while it is being written.
- */
-const cacheDir = process.env.VITE_CACHE_DIR || undefined;
-
 /** A request's log line as the console prints it: `{ event: 'request', …` (maybe colored). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the console's color codes.
 const REQUEST_LINE = /^\{\s*event: (\x1b\[\d+m)?'request'/;
@@ -38,7 +32,6 @@ const REQUEST_LINE = /^\{\s*event: (\x1b\[\d+m)?'request'/;
  * and hands its address to the Worker as bindings.
  */
 export default defineConfig({
-  cacheDir,
   test: {
     // Every request logs one line (worker/middleware/request-log.ts), thousands in a run: they
     // are left out of the output (test/lib/log.test.ts checks them). Only the root config's
@@ -88,7 +81,6 @@ export default defineConfig({
           })),
           withoutDependencySourceMaps,
         ],
-        cacheDir,
         test: {
           name: "worker",
           // Files are run three at a time on 2 cores: they wait on the database, on timers (a

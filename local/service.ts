@@ -94,7 +94,7 @@ const CONSOLE_INPUTS = `${ROOT}node_modules/.cache/console-inputs.json`;
  * and what it imports from elsewhere (schema/kinds.ts), and console/build.ts. A dist
  * that is current is left alone: rewriting it would reload any other wrangler dev serving it.
  */
-export async function ensureConsole(quiet?: boolean): Promise<void> {
+async function ensureConsole(quiet?: boolean): Promise<void> {
   const built = `${CONSOLE_DIST}/console/config.json`;
   if (existsSync(built) && newestInput() <= statSync(built).mtimeMs) return;
   await rebuildConsole(quiet);
