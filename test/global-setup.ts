@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { startLocalChain } from "../local/chain/start";
-import { startLocalDatabase } from "../local/db/start";
+import { startLocalDatabaseProcess } from "../local/db/process";
 import { startModelProcess } from "../local/embedder/launch";
 import { startFakeFacilitator } from "./fake-facilitator";
 import { startFakeOpenAi } from "./fake-openai-server";
@@ -36,11 +36,9 @@ export default async function setup(project: TestProject) {
   // First: a spec the parser cannot read stops the run before anything starts.
   project.provide("specFacts", JSON.stringify(readSpecFacts()));
   const databaseUrl = process.env.DATABASE_URL || undefined;
-  const db = await startLocalDatabase({
-    databaseUrl,
-    dataDir: "memory://",
-    log: (line) => console.log(`[test-db] ${line}`),
-  });
+  // In a process of its own: the embedded one computes on the thread that serves the test
+  // files their modules (local/db/process.ts).
+  const db = await startLocalDatabaseProcess({ databaseUrl, dataDir: "memory://" });
   console.log(
     `[test-db] suite runs against ${db.kind === "embedded" ? "embedded PGlite" : "a PostgreSQL server"}`,
   );

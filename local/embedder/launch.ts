@@ -9,9 +9,7 @@
  *   - when the model cannot be found or loaded: the lexical embedder, with one line that says
  *     why and how to fix it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { ROOT } from "../service";
+import { startChild } from "../child";
 
 export interface ModelProcess {
   /** Base URL of the OpenAI-compatible API, e.g. http://127.0.0.1:41234/v1 */
@@ -27,76 +25,21 @@ export type LaunchResult = { ok: true; process: ModelProcess } | { ok: false; re
 
 const MAIN = new URL("./main.ts", import.meta.url).pathname;
 
-const parseLine = (line: string): Record<string, unknown> => {
-  const parsed: unknown = JSON.parse(line);
-  if (typeof parsed !== "object" || parsed === null) throw new Error("not an object");
-  return parsed as Record<string, unknown>;
-};
-
 /** Spawns the embedding process and waits until it serves, or says why it cannot. */
-export function startModelProcess(opts: { port?: number } = {}): Promise<LaunchResult> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", MAIN, "--port", String(opts.port ?? 0)],
-    { cwd: ROOT, stdio: ["pipe", "pipe", "inherit"], env: process.env },
-  );
-  return new Promise<LaunchResult>((resolve) => {
-    let settled = false;
-    const settle = (result: LaunchResult) => {
-      if (settled) return;
-      settled = true;
-      resolve(result);
-    };
-    child.once("error", (err) => settle({ ok: false, reason: `could not start: ${err.message}` }));
-    child.once("exit", (code) =>
-      settle({ ok: false, reason: `the embedding process exited (code ${code}) before serving` }),
-    );
-    createInterface({ input: child.stdout }).once("line", (line) => {
-      let message: Record<string, unknown>;
-      try {
-        message = parseLine(line);
-      } catch {
-        settle({ ok: false, reason: `unexpected output from the embedding process: ${line}` });
-        return;
-      }
-      if (message.ready !== true) {
-        settle({ ok: false, reason: String(message.reason ?? "unknown reason") });
-        return;
-      }
-      let stopping = false;
-      child.once("exit", (code, signal) => {
-        if (!stopping)
-          console.error(`[embedder] the embedding process stopped (${signal ?? code})`);
-      });
-      settle({
-        ok: true,
-        process: {
-          url: String(message.url),
-          model: String(message.model),
-          source: String(message.source),
-          dir: String(message.dir),
-          stop: () => {
-            stopping = true;
-            return stopChild(child);
-          },
-        },
-      });
-    });
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    child.once("exit", () => {
-      clearTimeout(killer);
-      resolve();
-    });
-    // Closing stdin is the child's signal to stop (it also stops on SIGTERM).
-    child.stdin?.end();
-    child.kill("SIGTERM");
-  });
+export async function startModelProcess(opts: { port?: number } = {}): Promise<LaunchResult> {
+  const started = await startChild("embedder", MAIN, ["--port", String(opts.port ?? 0)]);
+  if (!started.ok) return started;
+  const { message } = started;
+  return {
+    ok: true,
+    process: {
+      url: String(message.url),
+      model: String(message.model),
+      source: String(message.source),
+      dir: String(message.dir),
+      stop: started.stop,
+    },
+  };
 }
 
 export interface EmbedderChoice {

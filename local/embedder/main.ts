@@ -3,13 +3,13 @@
  * loads bge-small-en-v1.5 once, checks it against the reference vector, and serves it on
  * 127.0.0.1 (server.ts). Its first stdout line is JSON for the parent:
  *   {"ready": true, "url", "model", "source", "dir"}   or   {"ready": false, "reason"}
- * Everything else goes to stderr. It exits when its stdin closes, so it never outlives the
- * process that started it, even one killed without a chance to stop it.
+ * Everything else goes to stderr. It exits when its stdin closes (local/child.ts).
  *
  *   node --import tsx local/embedder/main.ts [--port N]
  */
 import { parseArgs } from "node:util";
 import { WORKERS_AI_EMBEDDING_MODEL } from "../../worker/embed/workers-ai";
+import { replyToParent, stopWithParent } from "../child";
 import { Batcher } from "./batcher";
 import { BgeModel } from "./bge";
 import { findModel } from "./model-files";
@@ -23,8 +23,6 @@ const REFERENCE_TEXT = "The cat sits on the mat";
 const REFERENCE_VALUES = [0.03429, -0.02205, 0.00733, 0.05193, -0.02372];
 
 const log = (line: string) => process.stderr.write(`[embedder] ${line}\n`);
-const reply = (message: Record<string, unknown>) =>
-  process.stdout.write(`${JSON.stringify(message)}\n`);
 
 function progress(line: string, final: boolean): void {
   if (process.stderr.isTTY) {
@@ -38,7 +36,10 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { port: { type: "string", default: "0" } } });
   const found = await findModel({ env: process.env, progress });
   if (!found.ok) {
-    reply({ ready: false, reason: `bge-small-en-v1.5 not found: ${found.tried.join("; ")}` });
+    replyToParent({
+      ready: false,
+      reason: `bge-small-en-v1.5 not found: ${found.tried.join("; ")}`,
+    });
     process.exit(0);
   }
   for (const line of found.skipped.filter((s) => s.startsWith("EMBEDDING_MODEL_DIR ("))) {
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   const [reference] = await model.embed([REFERENCE_TEXT]);
   const off = REFERENCE_VALUES.findIndex((x, i) => Math.abs((reference?.[i] ?? 0) - x) > 5e-4);
   if (off !== -1) {
-    reply({
+    replyToParent({
       ready: false,
       reason: `the model in ${found.model.dir} does not reproduce the reference vector (dimension ${off}: ${reference?.[off]} instead of ${REFERENCE_VALUES[off]})`,
     });
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
     port: Number(values.port),
   });
   log(`model loaded in ${Math.round(performance.now() - started)} ms from ${found.model.dir}`);
-  reply({
+  replyToParent({
     ready: true,
     url: server.url,
     model: WORKERS_AI_EMBEDDING_MODEL,
@@ -71,24 +72,13 @@ async function main(): Promise<void> {
     dir: found.model.dir,
   });
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
+  stopWithParent(async () => {
     await server.close();
     await model.close();
-    process.exit(0);
-  };
-  process.stdin.on("end", () => void stop());
-  process.stdin.on("close", () => void stop());
-  process.stdin.resume();
-  process.on("SIGTERM", () => void stop());
-  // Ctrl-C in `npm run dev` reaches the whole process group: the parent stops everything in
-  // its own order and closes our stdin, so the interrupt itself is not ours to act on.
-  process.on("SIGINT", () => {});
+  });
 }
 
 main().catch((err: unknown) => {
-  reply({ ready: false, reason: err instanceof Error ? err.message : String(err) });
+  replyToParent({ ready: false, reason: err instanceof Error ? err.message : String(err) });
   process.exit(1);
 });
