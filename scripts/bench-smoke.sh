@@ -18,14 +18,11 @@
 # The distance part needs /usr/sbin/pgbouncer: installed here with apt-get when missing and
 # this runs as root, as `POOLER=1 bash scripts/ci-postgres.sh` does. BENCH_SMOKE_OUT keeps the
 # JSON and logs in that folder (default: a temp folder, removed when everything passed);
-# BENCH_SMOKE_TIMEOUT bounds each database's run in seconds (default 300); BENCH_SMOKE_ONLY=
-# embedded or server runs that database's half alone (.ci/run runs the halves at different
-# times: the embedded one beside the server's test suite, the server's after the fault run).
+# BENCH_SMOKE_TIMEOUT bounds each database's run in seconds (default 300).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 OUT="${BENCH_SMOKE_OUT:-$(mktemp -d /tmp/bench-smoke.XXXXXX)}"
-ONLY="${BENCH_SMOKE_ONLY:-}"
 TIMEOUT="${BENCH_SMOKE_TIMEOUT:-300}"
 mkdir -p "$OUT"
 say() { echo "[bench-smoke] $*"; }
@@ -156,12 +153,8 @@ if [ "${#PARTS[@]}" -eq 0 ]; then
   exit 1
 fi
 # distance needs a PostgreSQL server; every other part runs on the embedded database.
-if [ "$ONLY" != server ]; then
-  run_on embedded $(printf '%s\n' "${PARTS[@]}" | grep -vx distance)
-fi
-if [ "$ONLY" = embedded ]; then
-  :
-elif [ -n "${DATABASE_URL:-}" ]; then
+run_on embedded $(printf '%s\n' "${PARTS[@]}" | grep -vx distance)
+if [ -n "${DATABASE_URL:-}" ]; then
   if [ ! -x /usr/sbin/pgbouncer ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     say "installing pgbouncer for the distance part"
     apt-get install -y -qq pgbouncer >/dev/null 2>&1 ||
