@@ -10,6 +10,8 @@ import { replyToParent, stopWithParent } from "../child";
 import { type LocalDatabaseOptions, startLocalDatabase } from "./start";
 
 async function main(): Promise<void> {
+  // stdout carries the ready line alone: whatever a library prints goes to stderr.
+  console.log = console.error;
   const options = JSON.parse(process.argv[2] ?? "{}") as LocalDatabaseOptions;
   const { stop, ...database } = await startLocalDatabase({
     ...options,
