@@ -7,6 +7,9 @@ import { defineConfig } from "vitest/config";
 // no console; the `browser` project serves the built one through wrangler dev.
 mkdirSync(new URL("./console/dist", import.meta.url), { recursive: true });
 
+/** The `//# sourceMappingURL=` comment that ends a built file. */
+const MAP_COMMENT = /\n\/\/# sourceMappingURL=\S+\s*$/;
+
 /**
  * Dependencies' source maps left out of what each test file loads. Every test file imports the
  * Worker afresh in an isolate of its own, and each module reaches it over the pool's socket as
@@ -16,9 +19,6 @@ mkdirSync(new URL("./console/dist", import.meta.url), { recursive: true });
  * with every map left out; 3 at a time, 331 s whether our own maps were left out too or not.
  * Ours stay, so a stack trace names our lines.
  */
-/** The `//# sourceMappingURL=` comment that ends a built file. */
-const MAP_COMMENT = /\n\/\/# sourceMappingURL=\S+\s*$/;
-
 const withoutDependencySourceMaps = {
   name: "without-dependency-source-maps",
   enforce: "post" as const,
@@ -31,7 +31,12 @@ const withoutDependencySourceMaps = {
   load(id: string) {
     const file = id.split("?")[0] ?? id;
     if (!file.includes("/node_modules/") || !/\.[cm]?js$/.test(file)) return null;
-    const code = readFileSync(file, "utf8");
+    let code: string;
+    try {
+      code = readFileSync(file, "utf8");
+    } catch {
+      return null; // not a file on disk (a virtual module): Vite's own loading says why
+    }
     return MAP_COMMENT.test(code) ? { code: code.replace(MAP_COMMENT, ""), map: null } : null;
   },
 };
